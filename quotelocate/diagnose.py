@@ -1,0 +1,222 @@
+"""Near-miss diagnostics: why was a quote rejected?
+
+Similarity here only *explains* a rejection; nothing in this module can accept a
+quote. :class:`Diagnoser` finds the closest passage in the normalized document with
+rapidfuzz, diffs it against the quote character by character, and names a suspected
+cause. Exact probes run first (a case-folded, digit-masked, marker-stripped or
+punctuation-stripped copy of the document that contains the quote names the cause with
+certainty); the fuzzy alignment decides the rest.
+
+Causes: ``confusable-character``, ``case-differs``, ``number-changed``,
+``marker-missing``, ``punctuation-differs``, ``spliced``, ``word-missing``,
+``word-added``, ``word-changed``, ``not-in-document``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from typing import TYPE_CHECKING
+
+from rapidfuzz import fuzz
+
+from .locate import DiffOp, NearMiss
+
+if TYPE_CHECKING:
+    from .locate import Locator
+
+CAUSES = (
+    "confusable-character",
+    "case-differs",
+    "number-changed",
+    "marker-missing",
+    "punctuation-differs",
+    "spliced",
+    "word-missing",
+    "word-added",
+    "word-changed",
+    "not-in-document",
+)
+
+MIN_SIMILARITY = 60.0
+"""Below this partial-ratio score the closest passage is not worth showing."""
+
+_DIGIT = re.compile(r"\d")
+_MARKER = re.compile(r" ?\[\^?\d+(?:\s*[,\u2013-]\s*\d+)*\]")
+_WORDS = re.compile(r"\w+|[^\w\s]")
+# Letters of other scripts that look like Latin ones (a small, common subset of
+# Unicode's confusables list).
+_CONFUSABLES = str.maketrans(
+    {
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i",
+        "ј": "j", "ѕ": "s", "ԁ": "d", "ɡ": "g", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w",
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+        "С": "C", "Т": "T", "Х": "X", "У": "Y", "І": "I", "Ј": "J", "Ѕ": "S",
+        "ο": "o", "α": "a", "ν": "v", "ι": "i", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z",
+        "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T",
+        "Υ": "Y", "Χ": "X",
+    }
+)
+
+
+def _strip_punct(text: str) -> str:
+    kept = "".join(" " if unicodedata.category(c).startswith("P") else c for c in text)
+    return " ".join(kept.split())
+
+
+class Diagnoser:
+    """Lazily built probe copies of one locator's normalized document."""
+
+    def __init__(self, locator: "Locator") -> None:
+        self.locator = locator
+        self.text = locator.norm.text
+        self._lower: str | None = None
+        self._masked: str | None = None
+        self._unmarked: str | None = None
+        self._unpunct: str | None = None
+
+    # probes ---------------------------------------------------------------------------
+    @property
+    def lower(self) -> str:
+        if self._lower is None:
+            self._lower = self.text.lower()
+        return self._lower
+
+    @property
+    def masked(self) -> str:
+        if self._masked is None:
+            self._masked = _DIGIT.sub("0", self.text)
+        return self._masked
+
+    @property
+    def unmarked(self) -> str:
+        if self._unmarked is None:
+            self._unmarked = _MARKER.sub("", self.text)
+        return self._unmarked
+
+    @property
+    def unpunct(self) -> str:
+        if self._unpunct is None:
+            self._unpunct = _strip_punct(self.text)
+        return self._unpunct
+
+    def _probe_cause(self, q: str) -> tuple[str, str] | None:
+        if q.translate(_CONFUSABLES) != q and q.translate(_CONFUSABLES) in self.text:
+            odd = sorted({c for c in q if c.translate(_CONFUSABLES) != c})
+            names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in odd)
+            return "confusable-character", f"look-alike character {names} instead of a Latin letter"
+        if q.lower() in self.lower:
+            return "case-differs", "same text in different letter case"
+        if _DIGIT.search(q) and _DIGIT.sub("0", q) in self.masked:
+            return "number-changed", "a number differs from the document"
+        if _MARKER.sub("", q) in self.unmarked:
+            return "marker-missing", "a citation or footnote marker of the document is missing"
+        stripped = _strip_punct(q)
+        if stripped and stripped in self.unpunct:
+            return "punctuation-differs", "the words match but punctuation differs"
+        return None
+
+    def _splice(self, q: str) -> str | None:
+        """Does the quote join two passages of the document that are not adjacent?"""
+        words = [m.end() for m in re.finditer(r"\S+", q)]
+        if len(words) < 6:
+            return None
+        lo, hi = 0, len(words) - 1
+        # longest prefix (in whole words) found verbatim
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if q[: words[mid]] in self.text:
+                lo = mid
+            else:
+                hi = mid - 1
+        head = q[: words[lo]]
+        tail = q[words[lo] :].strip()
+        if len(head.split()) >= 3 and len(tail.split()) >= 3 and head in self.text and tail in self.text:
+            return f"'{_clip(head)}' and '{_clip(tail)}' occur in the document, but not together"
+        return None
+
+    # main -----------------------------------------------------------------------------
+    def near_miss(self, q: str) -> NearMiss | None:
+        text = self.text
+        alignment = fuzz.partial_ratio_alignment(q, text)
+        if alignment is None or alignment.score <= 0:
+            return None
+        a, b = _widen(text, alignment.dest_start, alignment.dest_end)
+        passage = text[a:b]
+        similarity = fuzz.ratio(q, passage)
+        probe = self._probe_cause(q)
+        if probe is None:
+            spliced = self._splice(q)
+            probe = ("spliced", spliced) if spliced else None
+        if probe is None:
+            probe = _word_cause(q, passage, similarity)
+        cause, detail = probe
+        norm = self.locator.norm
+        start, end = norm.starts[a] if a < len(norm.starts) else 0, norm.ends[max(a, b - 1)] if b > 0 else 0
+        page = self.locator.document.page_at(start)
+        return NearMiss(
+            passage=passage,
+            start=start,
+            end=end,
+            page=page,
+            similarity=similarity,
+            diff=char_diff(passage, q),
+            cause=cause,
+            detail=detail,
+        )
+
+
+def _clip(text: str, n: int = 40) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _widen(text: str, a: int, b: int) -> tuple[int, int]:
+    """Extend an alignment to whole words and drop surrounding spaces."""
+    while a > 0 and not text[a - 1].isspace() and not text[a].isspace():
+        a -= 1
+    while b < len(text) and b > 0 and not text[b - 1].isspace() and not text[b].isspace():
+        b += 1
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return a, b
+
+
+def _word_cause(q: str, passage: str, similarity: float) -> tuple[str, str]:
+    if similarity < MIN_SIMILARITY:
+        return "not-in-document", f"no passage is close (best {similarity:.0f}% similar)"
+    qw, pw = _WORDS.findall(q), _WORDS.findall(passage)
+    ops = [op for op in difflib.SequenceMatcher(None, pw, qw, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if not ops:
+        return "punctuation-differs", "only spacing or punctuation differs"
+    kinds = {op[0] for op in ops}
+    # A quote that is a shorter or longer window onto the passage differs only at the ends;
+    # ignore edits that touch the passage's edges.
+    inner = [op for op in ops if not (op[0] == "delete" and (op[1] == 0 or op[2] == len(pw)))]
+    if inner:
+        ops = inner
+        kinds = {op[0] for op in ops}
+    first = ops[0]
+    removed = " ".join(pw[first[1] : first[2]])
+    added = " ".join(qw[first[3] : first[4]])
+    if kinds == {"delete"}:
+        return "word-missing", f"missing from the quote: '{removed}'"
+    if kinds == {"insert"}:
+        return "word-added", f"not in the document: '{added}'"
+    if all(_DIGIT.sub("0", " ".join(pw[o[1]:o[2]])) == _DIGIT.sub("0", " ".join(qw[o[3]:o[4]])) for o in ops if o[0] == "replace") and kinds == {"replace"}:
+        return "number-changed", f"'{removed}' in the document, '{added}' in the quote"
+    if kinds == {"replace"} and all(" ".join(pw[o[1]:o[2]]).lower() == " ".join(qw[o[3]:o[4]]).lower() for o in ops):
+        return "case-differs", f"'{removed}' in the document, '{added}' in the quote"
+    if kinds == {"replace"} and all(not any(c.isalnum() for c in " ".join(pw[o[1]:o[2]]) + " ".join(qw[o[3]:o[4]])) for o in ops):
+        return "punctuation-differs", f"'{removed}' in the document, '{added}' in the quote"
+    return "word-changed", f"'{removed}' in the document, '{added}' in the quote"
+
+
+def char_diff(passage: str, quote: str) -> tuple[DiffOp, ...]:
+    """Character diff of the closest passage (document side) against the quote."""
+    matcher = difflib.SequenceMatcher(None, passage, quote, autojunk=False)
+    return tuple(
+        DiffOp(op, passage[i1:i2], quote[j1:j2]) for op, i1, i2, j1, j2 in matcher.get_opcodes()
+    )

@@ -1,0 +1,435 @@
+"""Documents: the extracted text that every offset refers to, plus its geometry.
+
+This is the only module that imports pymupdf. A :class:`Document` holds
+
+* ``text``: the whole-document text, the pages' texts joined by a form feed;
+* ``pages``: where each page starts and ends in ``text``;
+* ``lines``: every text line with its bounding box, font size and writing direction;
+* the bounding box of every character, so a match can be highlighted;
+* the file's ``sha256`` and the extractor settings (pymupdf version and flags), which
+  are part of what a verdict is checked against later.
+
+PDF text is built from pymupdf's ``rawdict`` output with the flags in
+:data:`EXTRACT_FLAGS`; it is identical to ``page.get_text("text", flags=EXTRACT_FLAGS)``
+(a test checks this), so offsets agree with what pipelines usually extract.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import math
+import os
+from array import array
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import pymupdf
+
+from .errors import DocumentError, EmptyDocumentError, EncryptedDocumentError, ExtractionLimitError
+
+PAGE_SEPARATOR = "\f"
+"""Joins page texts in :attr:`Document.text`; whitespace to every rule that folds it."""
+
+EXTRACT_FLAGS = (
+    pymupdf.TEXT_PRESERVE_LIGATURES
+    | pymupdf.TEXT_PRESERVE_WHITESPACE
+    | pymupdf.TEXT_MEDIABOX_CLIP
+    | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
+)
+"""pymupdf text flags in use: keep ligature glyphs and whitespace as they are (the
+normalizer decides what to fold), clip to the media box, and mark glyphs without a
+Unicode mapping instead of guessing. Recorded in :attr:`Document.extractor`."""
+
+MAX_PAGES = 5000
+MAX_FILE_BYTES = 512 * 1024 * 1024
+NO_TEXT_FRACTION = 0.5  # share of U+FFFD at which a page counts as having no usable text
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: 1-based ``number``, its ``[start, end)`` in the document text, size."""
+
+    number: int
+    start: int
+    end: int
+    width: float = 0.0
+    height: float = 0.0
+    rotation: int = 0
+    verifiable: bool = True
+
+
+@dataclass(frozen=True)
+class Line:
+    """One extracted text line: ``[start, end)`` in the text (without its newline)."""
+
+    page: int
+    start: int
+    end: int
+    bbox: tuple[float, float, float, float]
+    size: float
+    font: str
+    direction: tuple[float, float]
+    block: int
+
+
+@dataclass(frozen=True)
+class Box:
+    """A highlight rectangle on a 1-based page, in PDF points (top-left origin)."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass(frozen=True, eq=False)
+class Document:
+    """Extracted text of one paper with page offsets, line geometry and char boxes.
+
+    Build one with :meth:`Document.open`, :meth:`Document.from_pdf_bytes` or
+    :meth:`Document.from_text`.
+
+    >>> doc = Document.from_text("Hello world.\\nSecond line.", name="note.txt")
+    >>> doc.page_at(14), doc.pages[0].end
+    (1, 25)
+    """
+
+    name: str
+    kind: str
+    sha256: str
+    text: str
+    pages: tuple[Page, ...]
+    lines: tuple[Line, ...] = ()
+    extractor: dict = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+    _boxes: array | None = field(default=None, repr=False)
+
+    # -- construction -------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike,
+        *,
+        password: str | None = None,
+        allow_textless_pages: bool = False,
+        max_pages: int = MAX_PAGES,
+    ) -> "Document":
+        """Load a PDF, Markdown (``.md``) or plain-text file.
+
+        PDF is recognised by its ``%PDF-`` header, whatever the file is called.
+        Raises :class:`DocumentError` (or a subclass) naming the file on any problem.
+        """
+        p = Path(path)
+        if not p.exists():
+            raise DocumentError(f"{p}: no such file")
+        if p.is_dir():
+            raise DocumentError(f"{p}: is a directory, not a document")
+        size = p.stat().st_size
+        if size == 0:
+            raise DocumentError(f"{p}: file is empty (0 bytes)")
+        if size > MAX_FILE_BYTES:
+            raise ExtractionLimitError(f"{p}: {size} bytes exceeds the limit of {MAX_FILE_BYTES}")
+        data = p.read_bytes()
+        if _looks_like_pdf(data):
+            return cls.from_pdf_bytes(
+                data,
+                name=str(p),
+                password=password,
+                allow_textless_pages=allow_textless_pages,
+                max_pages=max_pages,
+            )
+        if p.suffix.lower() == ".pdf":
+            raise DocumentError(f"{p}: not a PDF (no %PDF- header; starts with {data[:8]!r})")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise DocumentError(
+                f"{p}: line {line}: not valid UTF-8 at byte {exc.start} and not a PDF"
+            ) from None
+        kind = "markdown" if p.suffix.lower() in {".md", ".markdown"} else "text"
+        return cls.from_text(text, name=str(p), kind=kind, sha256=hashlib.sha256(data).hexdigest())
+
+    @classmethod
+    def from_text(
+        cls, text: str, *, name: str = "<text>", kind: str = "text", sha256: str | None = None
+    ) -> "Document":
+        """A one-page document from a string; form feeds split it into pages."""
+        if not text.strip():
+            raise EmptyDocumentError(f"{name}: document has no text")
+        digest = sha256 or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        pages = []
+        start = 0
+        for number, chunk in enumerate(text.split(PAGE_SEPARATOR), start=1):
+            pages.append(Page(number=number, start=start, end=start + len(chunk)))
+            start += len(chunk) + len(PAGE_SEPARATOR)
+        return cls(
+            name=name,
+            kind=kind,
+            sha256=digest,
+            text=text,
+            pages=tuple(pages),
+            extractor={"name": "text", "version": "1", "flags": 0, "page_separator": PAGE_SEPARATOR},
+        )
+
+    @classmethod
+    def from_pdf_bytes(
+        cls,
+        data: bytes,
+        *,
+        name: str = "<pdf>",
+        password: str | None = None,
+        allow_textless_pages: bool = False,
+        max_pages: int = MAX_PAGES,
+    ) -> "Document":
+        """Extract a PDF given as bytes (see :meth:`open`)."""
+        if not _looks_like_pdf(data):
+            raise DocumentError(f"{name}: not a PDF (no %PDF- header)")
+        warnings: list[str] = []
+        try:
+            pdf = pymupdf.open(stream=data, filetype="pdf")
+        except Exception as exc:  # pymupdf raises several unrelated types here
+            raise DocumentError(f"{name}: cannot be opened as a PDF ({_short(exc)})") from None
+        with pdf:
+            if pdf.needs_pass:
+                if password is None:
+                    raise EncryptedDocumentError(f"{name}: PDF is encrypted; a password is needed")
+                if not pdf.authenticate(password):
+                    raise EncryptedDocumentError(f"{name}: the password given for this PDF is wrong")
+            if getattr(pdf, "is_repaired", False):
+                warnings.append(f"{name}: PDF was damaged and has been repaired by pymupdf")
+            count = pdf.page_count
+            if count == 0:
+                raise EmptyDocumentError(f"{name}: PDF has no pages")
+            if count > max_pages:
+                raise ExtractionLimitError(f"{name}: {count} pages exceeds the limit of {max_pages}")
+            return _extract(pdf, name, hashlib.sha256(data).hexdigest(), warnings, allow_textless_pages)
+
+    # -- queries --------------------------------------------------------------------
+    @property
+    def text_sha256(self) -> str:
+        """sha256 of :attr:`text` (UTF-8)."""
+        return hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    @property
+    def text_fingerprint(self) -> dict:
+        """What a quote set pins besides the file hash: extractor, its version, text hash."""
+        return {
+            "extractor": self.extractor.get("name"),
+            "extractor_version": self.extractor.get("version"),
+            "flags": self.extractor.get("flags"),
+            "sha256": self.text_sha256,
+        }
+
+    @property
+    def page_starts(self) -> tuple[int, ...]:
+        return tuple(p.start for p in self.pages)
+
+    def page_at(self, offset: int) -> int:
+        """1-based page number holding text offset ``offset``."""
+        i = bisect.bisect_right(self._starts, offset) - 1
+        return self.pages[max(i, 0)].number
+
+    def pages_for(self, start: int, end: int) -> tuple[int, ...]:
+        """Page numbers touched by ``[start, end)``."""
+        first, last = self.page_at(start), self.page_at(max(start, end - 1))
+        return tuple(range(first, last + 1))
+
+    def unverifiable_pages(self) -> tuple[int, ...]:
+        return tuple(p.number for p in self.pages if not p.verifiable)
+
+    def boxes(self, spans: Iterable[tuple[int, int]]) -> tuple[Box, ...]:
+        """Highlight rectangles for text spans, one per line fragment, in text order."""
+        if self._boxes is None:
+            return ()
+        out: list[Box] = []
+        b = self._boxes
+        lines = self.lines
+        line_starts = self._line_starts
+        for start, end in spans:
+            i = max(bisect.bisect_right(line_starts, start) - 1, 0)
+            while i < len(lines) and lines[i].start < end:
+                line = lines[i]
+                i += 1
+                s, e = max(start, line.start), min(end, line.end)
+                if s >= e:
+                    continue
+                seg = b[4 * s : 4 * e]
+                out.append(Box(line.page, min(seg[0::4]), min(seg[1::4]), max(seg[2::4]), max(seg[3::4])))
+        return tuple(out)
+
+    def char_box(self, offset: int) -> tuple[float, float, float, float] | None:
+        """The box of one character, or None for separators and text-only documents."""
+        if self._boxes is None or math.isnan(self._boxes[4 * offset]):
+            return None
+        return tuple(self._boxes[4 * offset : 4 * offset + 4])  # type: ignore[return-value]
+
+    @property
+    def _starts(self) -> list[int]:
+        cached = self.__dict__.get("_starts_cache")
+        if cached is None:
+            cached = [p.start for p in self.pages]
+            object.__setattr__(self, "_starts_cache", cached)
+        return cached
+
+    @property
+    def _line_starts(self) -> list[int]:
+        cached = self.__dict__.get("_line_starts_cache")
+        if cached is None:
+            cached = [ln.start for ln in self.lines]
+            object.__setattr__(self, "_line_starts_cache", cached)
+        return cached
+
+    def describe(self) -> dict:
+        """Provenance for verdicts, runs and reports."""
+        return {
+            "name": os.path.basename(self.name),
+            "kind": self.kind,
+            "sha256": self.sha256,
+            "pages": len(self.pages),
+            "text_fingerprint": self.text_fingerprint,
+        }
+
+
+def _looks_like_pdf(data: bytes) -> bool:
+    return b"%PDF-" in data[:1024]
+
+
+def _short(exc: BaseException) -> str:
+    msg = str(exc).strip().splitlines()
+    return msg[0] if msg else type(exc).__name__
+
+
+def _extract(pdf, name: str, sha256: str, warnings: list[str], allow_textless: bool) -> Document:
+    nan = float("nan")
+    parts: list[str] = []
+    boxes = array("f")
+    pages: list[Page] = []
+    lines: list[Line] = []
+    textless: list[int] = []
+    offset = 0
+    for index in range(pdf.page_count):
+        number = index + 1
+        if index:
+            parts.append(PAGE_SEPARATOR)
+            boxes.extend((nan, nan, nan, nan))
+            offset += 1
+        try:
+            page = pdf[index]
+            raw = page.get_text("rawdict", flags=EXTRACT_FLAGS)
+            rect = page.rect
+        except Exception as exc:  # mupdf errors surface as RuntimeError/ValueError/...
+            raise DocumentError(f"{name}: page {number}: text extraction failed ({_short(exc)})") from None
+        start = offset
+        page_chars: list[str] = []
+        block_no = 0
+        for block in raw.get("blocks", ()):
+            if block.get("type") != 0:
+                continue
+            for line in block.get("lines", ()):
+                line_start = offset
+                sizes: list[float] = []
+                font = ""
+                for span in line.get("spans", ()):
+                    sizes.append(float(span.get("size", 0.0)))
+                    font = font or span.get("font", "")
+                    for ch in span.get("chars", ()):
+                        c = ch["c"]
+                        page_chars.append(c)
+                        x0, y0, x1, y1 = ch["bbox"]
+                        boxes.extend((x0, y0, x1, y1))
+                        offset += len(c)
+                        if len(c) > 1:  # never happens with rawdict, but keep the map exact
+                            boxes.extend((x0, y0, x1, y1) * (len(c) - 1))
+                bbox = tuple(float(v) for v in line.get("bbox", (0, 0, 0, 0)))
+                lines.append(
+                    Line(
+                        page=number,
+                        start=line_start,
+                        end=offset,
+                        bbox=bbox,  # type: ignore[arg-type]
+                        size=max(sizes) if sizes else 0.0,
+                        font=font,
+                        direction=tuple(float(v) for v in line.get("dir", (1.0, 0.0))),  # type: ignore[arg-type]
+                        block=block_no,
+                    )
+                )
+                page_chars.append("\n")
+                boxes.extend((nan, nan, nan, nan))
+                offset += 1
+            block_no += 1
+        page_text = "".join(page_chars)
+        parts.append(page_text)
+        visible = sum(1 for c in page_text if not c.isspace())
+        bad = page_text.count("\ufffd")
+        verifiable = visible > 0 and bad < NO_TEXT_FRACTION * visible
+        if not verifiable:
+            textless.append(number)
+        pages.append(
+            Page(
+                number=number,
+                start=start,
+                end=offset,
+                width=float(rect.width),
+                height=float(rect.height),
+                rotation=int(page.rotation),
+                verifiable=verifiable,
+            )
+        )
+    text = "".join(parts)
+    if not text.strip():
+        raise EmptyDocumentError(f"{name}: no page has a text layer (scanned images?)")
+    if textless:
+        listed = ", ".join(map(str, textless))
+        if not allow_textless:
+            raise EmptyDocumentError(
+                f"{name}: page {listed} has no usable text layer (scanned image or missing "
+                "ToUnicode map); pass allow_textless_pages=True to load it with "
+                "those pages marked unverifiable"
+            )
+        warnings.append(f"{name}: page {listed} has no usable text layer; quotes there are never accepted")
+    return Document(
+        name=name,
+        kind="pdf",
+        sha256=sha256,
+        text=text,
+        pages=tuple(pages),
+        lines=tuple(lines),
+        extractor={
+            "name": "pymupdf",
+            "version": pymupdf.VersionBind,
+            "flags": EXTRACT_FLAGS,
+            "page_separator": PAGE_SEPARATOR,
+        },
+        warnings=tuple(warnings),
+        _boxes=boxes,
+    )
+
+
+def plain_text(pdf_path: str | os.PathLike, *, flags: int = EXTRACT_FLAGS) -> str:
+    """pymupdf's own plain-text extraction, joined like :attr:`Document.text`.
+
+    Used as the reference the document text must equal, and as the baseline extraction
+    time in benchmarks.
+    """
+    with pymupdf.open(pdf_path) as pdf:
+        return PAGE_SEPARATOR.join(page.get_text("text", flags=flags) for page in pdf)
+
+
+def render_page_png(document: Document, page: int, *, zoom: float = 1.5, pdf_path: str | None = None,
+                    boxes: Sequence[Box] = ()) -> bytes:
+    """A PNG of one page with ``boxes`` drawn on it (for the workbench's Inspect view)."""
+    path = pdf_path or document.name
+    with pymupdf.open(path) as pdf:
+        pg = pdf[page - 1]
+        shape = pg.new_shape()
+        for box in boxes:
+            if box.page == page:
+                rect = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1) * pg.derotation_matrix
+                shape.draw_rect(rect)
+        shape.finish(color=(0.9, 0.1, 0.1), fill=(1.0, 0.85, 0.0), fill_opacity=0.35, width=0.8)
+        shape.commit()
+        return pg.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom)).tobytes("png")

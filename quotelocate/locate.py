@@ -1,0 +1,549 @@
+"""The locator: is a quote verbatim in the document (up to the rules), and where?
+
+:class:`Locator` normalizes the document once and indexes it; :meth:`Locator.locate`
+normalizes the quote with the same rule functions, finds every occurrence, checks each
+one (word and grapheme boundaries, unverifiable pages), filters by the material the
+model saw (chunk, group or document scope) and returns a :class:`Verdict`.
+
+Acceptance is exact string equality of normalized text, never a similarity score. A
+rejection carries a near miss from :mod:`quotelocate.diagnose` that explains it.
+
+>>> from quotelocate.document import Document
+>>> doc = Document.from_text("The model uses trans-\\nduction and the \\u2018making\\u2019 step.")
+>>> v = Locator(doc, preset("recommended")).locate("uses transduction and the 'making' step")
+>>> v.accepted, v.status, v.start, v.end, v.rules
+(True, 'normalized', 10, 51, ('quotes', 'hyphenation:drop'))
+>>> Locator(doc, preset("recommended")).locate("uses transduction and the 'baking' step").cause
+'word-changed'
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .chunks import Chunk, Chunking, group_of, group_span, make_chunks
+from .document import Box, Document
+from .errors import ConfigError
+from .normalize import (
+    BARRIER,
+    HYPHEN_DROP,
+    HYPHEN_KEEP,
+    LAYOUT,
+    OPTIONAL,
+    Context,
+    Normalized,
+    Rules,
+    cluster_boundary,
+    flag_names,
+    is_word_char,
+    normalize,
+    normalize_quote,
+    preset,
+    word_count,
+)
+
+STATUSES = ("exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid")
+ACCEPTED_STATUSES = frozenset({"exact", "normalized", "group-fallback"})
+SCOPES = ("chunk", "group", "document")
+_K = 8  # k-gram length of the index
+
+
+@dataclass(frozen=True)
+class DiffOp:
+    """One step of a character diff: ``op`` is equal/replace/delete/insert; ``passage``
+    is the document side, ``quote`` the quote side."""
+
+    op: str
+    passage: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """The closest passage to a rejected quote and what differs."""
+
+    passage: str
+    start: int
+    end: int
+    page: int
+    similarity: float
+    diff: tuple[DiffOp, ...]
+    cause: str
+    detail: str
+
+    def diff_text(self) -> str:
+        """The diff as text: ``[-passage-]{+quote+}`` around each change."""
+        out = []
+        for d in self.diff:
+            if d.op == "equal":
+                out.append(d.quote)
+            else:
+                if d.passage:
+                    out.append(f"[-{d.passage}-]")
+                if d.quote:
+                    out.append(f"{{+{d.quote}+}}")
+        return "".join(out)
+
+    def to_dict(self) -> dict:
+        return {
+            "passage": self.passage,
+            "start": self.start,
+            "end": self.end,
+            "page": self.page,
+            "similarity": round(self.similarity, 2),
+            "cause": self.cause,
+            "detail": self.detail,
+            "diff": self.diff_text(),
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer for one quote.
+
+    ``start``/``end`` index :attr:`Document.text`; ``spans`` lists the original pieces
+    when the match skips interleaved material (layout); ``pages`` are 1-based. For
+    ``outside-material`` they say where the quote was found although it is rejected.
+    ``rules`` are the rules the match needed (empty for ``exact``).
+    """
+
+    quote: str
+    accepted: bool
+    status: str
+    start: int | None = None
+    end: int | None = None
+    pages: tuple[int, ...] = ()
+    spans: tuple[tuple[int, int], ...] = ()
+    boxes: tuple[Box, ...] = ()
+    rules: tuple[str, ...] = ()
+    occurrences: int = 0
+    ambiguous: bool = False
+    scope: str = "document"
+    cited_chunk: int | None = None
+    chunks: tuple[int, ...] = ()
+    cause: str | None = None
+    near_miss: NearMiss | None = None
+    reason: str = ""
+    fingerprint: str = ""
+    paper_sha256: str = ""
+
+    @property
+    def page(self) -> int | None:
+        return self.pages[0] if self.pages else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form; enough for :func:`quotelocate.audit.audit` to re-check."""
+        return {
+            "accepted": self.accepted,
+            "status": self.status,
+            "page": self.page,
+            "pages": list(self.pages),
+            "start": self.start,
+            "end": self.end,
+            "spans": [list(s) for s in self.spans],
+            "boxes": [[b.page, round(b.x0, 2), round(b.y0, 2), round(b.x1, 2), round(b.y1, 2)] for b in self.boxes],
+            "rules": list(self.rules),
+            "occurrences": self.occurrences,
+            "ambiguous": self.ambiguous,
+            "scope": self.scope,
+            "cited_chunk": self.cited_chunk,
+            "chunks": list(self.chunks),
+            "cause": self.cause,
+            "reason": self.reason,
+            "near_miss": self.near_miss.to_dict() if self.near_miss else None,
+            "fingerprint": self.fingerprint,
+            "sha256": self.paper_sha256,
+        }
+
+
+@dataclass(frozen=True)
+class _Occurrence:
+    a: int  # normalized start
+    b: int  # normalized end
+    start: int  # original start
+    end: int  # original end
+    flags: int
+
+
+class Locator:
+    """Index a document once under some rules, then locate quotes in it.
+
+    ``chunking`` cuts character chunks (default 512/64, groups of 3); ``chunks`` gives
+    explicit ones instead (see :func:`quotelocate.chunks.load_chunks_file`).
+    """
+
+    def __init__(
+        self,
+        document: Document,
+        rules: Rules | str = "recommended",
+        *,
+        chunking: Chunking | None = None,
+        chunks: Sequence[Chunk] | None = None,
+    ) -> None:
+        if isinstance(rules, str):
+            rules = preset(rules)
+        if not isinstance(rules, Rules):
+            raise ConfigError(f"rules: expected Rules or a preset name, got {type(rules).__name__}")
+        t0 = time.perf_counter()
+        self.document = document
+        self.rules = rules
+        self.fingerprint = rules.fingerprint
+        self.chunking = chunking or Chunking()
+        self.chunks: tuple[Chunk, ...] = tuple(chunks) if chunks is not None else make_chunks(document.text, self.chunking)
+        self._group_size = self.chunking.group_size
+        self.norm = self._normalize_document()
+        self._text = self.norm.text
+        self._both = rules.hyphenation == "both"
+        if self._both:
+            self._skel, self._skel_map = _skeleton_with_map(self._text)
+        else:
+            self._skel, self._skel_map = self._text, None
+        self._index = _kgram_index(self._skel)
+        self.norm.optional_positions, self.norm.jumps  # build the lazy lists now, not on a hot path
+        self._unverifiable = [(p.start, p.end) for p in document.pages if not p.verifiable]
+        self._diag: Any = None
+        self.build_seconds = time.perf_counter() - t0
+
+    # -- index -------------------------------------------------------------------------
+    def _normalize_document(self) -> Normalized:
+        doc, rules = self.document, self.rules
+        base = None
+        furniture_spans: tuple[tuple[int, int], ...] = ()
+        if rules.layout and doc.kind == "pdf":
+            from .layout import reading_order  # geometry only matters with layout on
+
+            base = reading_order(doc)
+        elif rules.furniture and doc.kind == "pdf":
+            furniture_spans = margin_stamp_spans(doc)
+        ctx = Context(
+            page_starts=() if base is not None else doc.page_starts,
+            furniture_spans=furniture_spans,
+        )
+        return normalize(doc.text if base is None else base.text, rules, context=ctx, base=base)
+
+    # -- public API ---------------------------------------------------------------------
+    def locate(self, quote: str, *, cited_chunk: int | None = None, scope: str | None = None) -> Verdict:
+        """Decide whether ``quote`` is in the material and where.
+
+        ``scope`` is ``chunk``, ``group`` or ``document``; by default ``group`` when
+        ``cited_chunk`` is given, else ``document``.
+        """
+        if not isinstance(quote, str):
+            raise ConfigError(f"quote: expected a string, got {type(quote).__name__}")
+        scope = scope or ("group" if cited_chunk is not None else "document")
+        if scope not in SCOPES:
+            raise ConfigError(f"scope: {scope!r} is not one of {', '.join(SCOPES)}")
+        if scope != "document":
+            if cited_chunk is None:
+                raise ConfigError(f"scope {scope!r} needs a cited chunk")
+            if isinstance(cited_chunk, bool) or not isinstance(cited_chunk, int) or not 0 <= cited_chunk < len(self.chunks):
+                raise ConfigError(f"cited_chunk: {cited_chunk!r} is not a chunk index (0..{len(self.chunks) - 1})")
+        base = dict(
+            quote=quote,
+            scope=scope,
+            cited_chunk=cited_chunk,
+            fingerprint=self.fingerprint,
+            paper_sha256=self.document.sha256,
+        )
+        q, qflags = normalize_quote(quote, self.rules)
+        reason = self._invalid_reason(q)
+        if reason:
+            return Verdict(accepted=False, status="invalid", cause="too-short" if q.strip() else "empty", reason=reason, **base)
+
+        occurrences = self._find(q)
+        if not occurrences:
+            return self._reject(q, base)
+        material = self._material(scope, cited_chunk)
+        inside = [o for o in occurrences if material[0] <= o.start and o.end <= material[1]]
+        if not inside:
+            o = occurrences[0]
+            where = self._describe_place(o)
+            return Verdict(
+                accepted=False,
+                status="outside-material",
+                reason=f"in the paper at {where}, outside the {scope} the model cited (chunk {cited_chunk})",
+                cause="outside-material",
+                occurrences=len(occurrences),
+                ambiguous=len(occurrences) > 1,
+                **self._place(o, qflags, quote),
+                **base,
+            )
+        status = None
+        chosen = inside[0]
+        if scope == "group":
+            chunk = self.chunks[cited_chunk]  # type: ignore[index]
+            in_chunk = [o for o in inside if chunk.start <= o.start and o.end <= chunk.end]
+            if in_chunk:
+                chosen = in_chunk[0]
+            else:
+                status = "group-fallback"
+        place = self._place(chosen, qflags, quote)
+        if status is None:
+            status = "exact" if not place["rules"] else "normalized"
+        distinct = len(inside)
+        reason = {
+            "exact": "verbatim in the text",
+            "normalized": "verbatim after " + ", ".join(place["rules"]),
+            "group-fallback": f"crosses or lies outside chunk {cited_chunk} but inside its group",
+        }[status]
+        return Verdict(
+            accepted=True,
+            status=status,
+            occurrences=distinct,
+            ambiguous=distinct > 1,
+            reason=reason,
+            **place,
+            **base,
+        )
+
+    def locate_many(self, quotes: Sequence[str], **kwargs: Any) -> list[Verdict]:
+        return [self.locate(q, **kwargs) for q in quotes]
+
+    # -- internals ------------------------------------------------------------------------
+    def _invalid_reason(self, q: str) -> str:
+        if BARRIER in q:
+            return "quote contains a NUL character"
+        chars = sum(1 for c in q if not c.isspace())
+        if chars == 0:
+            return "quote is empty once normalized"
+        if chars < self.rules.min_chars:
+            return f"quote is too short to mean anything: {chars} characters (< {self.rules.min_chars})"
+        words = word_count(q)
+        if words < self.rules.min_words:
+            return f"quote is too short to mean anything: {words} words (< {self.rules.min_words})"
+        return ""
+
+    def _material(self, scope: str, cited_chunk: int | None) -> tuple[int, int]:
+        if scope == "document":
+            return 0, len(self.document.text)
+        assert cited_chunk is not None
+        if scope == "chunk":
+            c = self.chunks[cited_chunk]
+            return c.start, c.end
+        return group_span(self.chunks, group_of(cited_chunk, self._group_size), self._group_size)
+
+    def _candidates(self, key: str) -> Sequence[int] | None:
+        """Start positions in the (skeleton) index where ``key`` may start, or None
+        when the key is shorter than the k-gram and the caller must scan."""
+        n = len(key)
+        if n < _K:
+            return None
+        best: Sequence[int] | None = None
+        best_off = 0
+        for off in {0, (n - _K) // 2, n - _K}:
+            positions = self._index.get(key[off : off + _K], ())
+            if best is None or len(positions) < len(best):
+                best, best_off = positions, off
+                if not positions:
+                    return ()
+        assert best is not None
+        return [p - best_off for p in best if p >= best_off] if best_off else best
+
+    def _find(self, q: str) -> list[_Occurrence]:
+        text = self._text
+        key = _skeleton(q) if self._both else q
+        hay = self._skel
+        cands = self._candidates(key)
+        if cands is None:
+            cands = []
+            i = hay.find(key)
+            while i >= 0:
+                cands.append(i)
+                i = hay.find(key, i + 1)
+        out: list[_Occurrence] = []
+        norm = self.norm
+        for p in cands:
+            if not hay.startswith(key, p):
+                continue
+            if self._both:
+                a = self._skel_map[p]  # type: ignore[index]
+                b = self._skel_map[p + len(key) - 1] + 1  # type: ignore[index]
+                decided = self._verify_hyphens(q, a, b)
+                if decided is None:
+                    continue
+            else:
+                a, b, decided = p, p + len(q), None
+            if not self._boundaries_ok(q, a, b):
+                continue
+            start, end = norm.starts[a], norm.ends[b - 1]
+            if self._unverifiable and any(s < end and start < e for s, e in self._unverifiable):
+                continue
+            flags = norm.rule_flags(a, b)
+            if decided:
+                flags = (flags & ~HYPHEN_KEEP) | decided
+            out.append(_Occurrence(a, b, start, end, flags))
+        return out
+
+    def _verify_hyphens(self, q: str, a: int, b: int) -> int | None:
+        """With ``hyphenation="both"``: decide keep/drop per optional hyphen in
+        ``[a, b)`` so that the text equals ``q``. Returns 0 when nothing had to be
+        decided, the keep/drop flags that were used, or None when it does not match."""
+        text = self._text
+        segment = text[a:b]
+        if segment == q:
+            return 0
+        optional = self.norm.optional_positions
+        i, j = bisect_left(optional, a), bisect_left(optional, b)
+        if i == j:
+            return None
+        pieces = []
+        prev = a
+        dropped = kept = 0
+        for pos in optional[i:j]:
+            r = pos - a - dropped  # where this hyphen would sit in q
+            pieces.append(text[prev:pos])
+            if r < len(q) and q[r] == text[pos]:
+                pieces.append(text[pos])
+                kept += 1
+            else:
+                dropped += 1
+            prev = pos + 1
+        pieces.append(text[prev:b])
+        if "".join(pieces) != q:
+            return None
+        return (HYPHEN_KEEP if kept else 0) | (HYPHEN_DROP if dropped else 0)
+
+    def _boundaries_ok(self, q: str, a: int, b: int) -> bool:
+        norm, text = self.norm, self._text
+        starts, ends = norm.starts, norm.ends
+        if a > 0 and starts[a] == starts[a - 1] and ends[a] == ends[a - 1]:
+            return False  # inside one expansion (ligature, NFKC)
+        if b < len(text) and starts[b] == starts[b - 1] and ends[b] == ends[b - 1]:
+            return False
+        original = self.document.text
+        if not cluster_boundary(original, starts[a]) or not cluster_boundary(original, ends[b - 1]):
+            return False
+        if self.rules.word_boundaries:
+            if a > 0 and is_word_char(q[0]) and is_word_char(text[a - 1]):
+                return False
+            if b < len(text) and is_word_char(q[-1]) and is_word_char(text[b]):
+                return False
+        return True
+
+    def _place(self, o: _Occurrence, qflags: int, quote: str) -> dict[str, Any]:
+        doc = self.document
+        segments = self.norm.segments(o.a, o.b)
+        flags = o.flags | qflags
+        if len(segments) > 1:
+            flags |= LAYOUT
+        start, end = min(s for s, _ in segments), max(e for _, e in segments)
+        exact = len(segments) == 1 and doc.text[start:end] == quote
+        pages = sorted({p for s, e in segments for p in doc.pages_for(s, e)})
+        chunks = self.chunks_containing(start, end)
+        return {
+            "start": start,
+            "end": end,
+            "spans": segments,
+            "pages": tuple(pages),
+            "boxes": doc.boxes(segments),
+            "rules": () if exact else _rule_names(flags),
+            "chunks": chunks,
+        }
+
+    def _describe_place(self, o: _Occurrence) -> str:
+        pages = self.document.pages_for(o.start, o.end)
+        page = f"page {pages[0]}" if len(pages) == 1 else f"pages {pages[0]}-{pages[-1]}"
+        return f"{page}, offset {o.start}-{o.end}"
+
+    def _reject(self, q: str, base: dict[str, Any]) -> Verdict:
+        from .diagnose import Diagnoser
+
+        if self._diag is None:
+            self._diag = Diagnoser(self)
+        miss = self._diag.near_miss(q)
+        if miss is None:
+            return Verdict(accepted=False, status="not-found", cause="not-in-document", reason="no similar passage in the document", **base)
+        return Verdict(
+            accepted=False,
+            status="not-found",
+            cause=miss.cause,
+            near_miss=miss,
+            reason=f"closest passage on page {miss.page} ({miss.similarity:.0f}% similar): {miss.detail}",
+            **base,
+        )
+
+    # -- helpers for views -----------------------------------------------------------------
+    def chunks_containing(self, start: int, end: int) -> tuple[int, ...]:
+        """Indices of the chunks that contain ``[start, end)`` entirely."""
+        starts = self.__dict__.get("_chunk_starts")
+        if starts is None:
+            starts = self.__dict__["_chunk_starts"] = [c.start for c in self.chunks]
+        out = []
+        i = bisect_right(starts, start) - 1
+        while i >= 0 and self.chunks[i].end >= end:
+            out.append(self.chunks[i].index)
+            i -= 1
+        return tuple(reversed(out))
+
+    def chunk_text(self, index: int) -> str:
+        c = self.chunks[index]
+        return self.document.text[c.start : c.end]
+
+    def context(self, verdict: Verdict, *, width: int = 80) -> tuple[str, str, str]:
+        """(before, match, after) original text around an accepted or found verdict."""
+        if verdict.start is None or verdict.end is None:
+            return "", "", ""
+        text = self.document.text
+        return (
+            text[max(0, verdict.start - width) : verdict.start],
+            text[verdict.start : verdict.end],
+            text[verdict.end : verdict.end + width],
+        )
+
+
+def _rule_names(flags: int) -> tuple[str, ...]:
+    return flag_names(flags & ~OPTIONAL)
+
+
+def _kgram_index(text: str) -> dict[str, list[int]]:
+    index: dict[str, list[int]] = {}
+    setdefault = index.setdefault
+    for i in range(len(text) - _K + 1):
+        setdefault(text[i : i + _K], []).append(i)
+    return index
+
+
+_INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u2010](?=[^\W\d_])")
+
+
+def _skeleton(text: str) -> str:
+    """Text without hyphens between letters: the search key when hyphens are optional."""
+    return _INNER_HYPHEN.sub("", text)
+
+
+def _skeleton_with_map(text: str) -> tuple[str, list[int]]:
+    pieces: list[str] = []
+    mapping: list[int] = []
+    prev = 0
+    for m in _INNER_HYPHEN.finditer(text):
+        pieces.append(text[prev : m.start()])
+        mapping.extend(range(prev, m.start()))
+        prev = m.end()
+    pieces.append(text[prev:])
+    mapping.extend(range(prev, len(text)))
+    return "".join(pieces), mapping
+
+
+def margin_stamp_spans(document: Document) -> tuple[tuple[int, int], ...]:
+    """Lines written vertically in a page margin (arXiv stamps and the like)."""
+    pages = {p.number: p for p in document.pages}
+    out = []
+    for line in document.lines:
+        dx, dy = line.direction
+        if abs(dy) < 0.9 or abs(dx) > 0.1:
+            continue
+        page = pages[line.page]
+        x0, _, x1, _ = line.bbox
+        margin = 0.1 * page.width if page.width else 0
+        if page.width and (x1 <= margin or x0 >= page.width - margin):
+            out.append((line.start, line.end))
+    return tuple(out)
+
+
+def locate(document: Document, quote: str, rules: Rules | str = "recommended", **kwargs: Any) -> Verdict:
+    """One-off convenience: ``Locator(document, rules).locate(quote, **kwargs)``."""
+    return Locator(document, rules).locate(quote, **kwargs)

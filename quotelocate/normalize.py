@@ -1,0 +1,674 @@
+"""Normalization: pure text in, normalized text plus an offset map out.
+
+Every rule is one small function registered in :data:`RULES` under the name of its
+:class:`Rules` field. A rule looks at the current text and returns *edits*
+(``start, end, replacement, flag``); :func:`normalize` applies them and keeps, for every
+normalized character, the ``[start, end)`` span of the original text it came from and
+the rules that touched it. The same rule functions normalize the document and the
+quote, so the check at publish time and the audit later share one normalizer.
+
+Rules, in the order they run:
+
+``furniture``   standalone page-number lines, running headers/footers repeated across
+                pages and margin stamps (arXiv identifier) are removed (needs page
+                starts; only the document side has them).
+``invisible``   soft hyphen U+00AD and zero-width characters are removed.
+``unicode``     ``off`` | ``ligatures`` (U+FB00-FB06 spelled out) | ``nfkc`` (NFKC per
+                grapheme, except super-/subscripts and vulgar fractions, so "10²" never
+                becomes "102").
+``quotes``      curly single and double quote marks become straight ones.
+``hyphenation`` at an end-of-line hyphen between two letters: ``off`` (a line break
+                like any other), ``keep`` (``English-\\nto`` -> ``English-to``), ``drop``
+                (``transduc-\\ntion`` -> ``transduction``) or ``both`` (decided per break
+                by the quote). Never joins across digits.
+``whitespace``  any run of whitespace becomes one space (the quote is also stripped).
+
+Case, digits, words, other punctuation and citation markers are never touched.
+
+>>> n = normalize("state-\\nof-the-art trans-\\nduction", Rules(whitespace=True, hyphenation="keep"))
+>>> n.text
+'state-of-the-art trans-duction'
+>>> n.span(0, 16)
+(0, 17)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+import unicodedata
+from array import array
+from bisect import bisect_left
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Callable, Iterable, Sequence
+
+from .errors import ConfigError
+
+SEMANTICS_VERSION = 1
+"""Bumped whenever a rule's behaviour changes; part of every fingerprint."""
+
+# Flags recorded per normalized character: which rule produced or touched it.
+QUOTES = 1
+WHITESPACE = 2
+INVISIBLE = 4
+UNICODE = 8
+HYPHEN_KEEP = 16
+HYPHEN_DROP = 32
+FURNITURE = 64
+LAYOUT = 128
+OPTIONAL = 256  # an end-of-line hyphen that ``hyphenation="both"`` may keep or drop
+
+FLAG_NAMES = {
+    QUOTES: "quotes",
+    WHITESPACE: "whitespace",
+    INVISIBLE: "invisible",
+    UNICODE: "unicode",
+    HYPHEN_KEEP: "hyphenation:keep",
+    HYPHEN_DROP: "hyphenation:drop",
+    FURNITURE: "furniture",
+    LAYOUT: "layout",
+}
+
+UNICODE_MODES = ("off", "ligatures", "nfkc")
+HYPHENATION_MODES = ("off", "keep", "drop", "both")
+BARRIER = "\x00"
+"""Separates independent text flows; no quote can match across it."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Which normalization rules are on. Every field has a default; vary with
+    :meth:`replace`. Two equal configs have equal :attr:`fingerprint`.
+
+    quotes: bool = False
+        Curly quote marks (U+2018/2019/201A/201B, U+201C/201D/201E/201F) become ``'``/``"``.
+    whitespace: bool = False
+        Any run of whitespace (line breaks, tabs, no-break and thin spaces, page
+        separators) becomes one space.
+    invisible: bool = False
+        Remove soft hyphens U+00AD and zero-width characters (U+200B/C/D, U+2060, U+FEFF).
+    unicode: str = "off"
+        ``off`` | ``ligatures`` (U+FB00-FB06 only) | ``nfkc`` (never folds super- or
+        subscript digits or vulgar fractions).
+    hyphenation: str = "off"
+        End-of-line hyphen between letters: ``off`` | ``keep`` | ``drop`` | ``both``.
+    furniture: bool = False
+        Remove page-number lines at page boundaries, running headers and footers, and
+        margin stamps such as the arXiv identifier.
+    layout: bool = False
+        Read each PDF page as flows (body, footnotes, floats, furniture) using the
+        page geometry, and stitch the body across pages. Only PDFs have geometry.
+    word_boundaries: bool = True
+        A match that starts or ends with a letter or digit must not start or end
+        inside a word of the document ("significant" never matches "insignificant").
+    min_chars: int = 12
+        A quote with fewer non-space characters once normalized is ``invalid``.
+    min_words: int = 3
+        A quote with fewer words once normalized is ``invalid``.
+    """
+
+    quotes: bool = False
+    whitespace: bool = False
+    invisible: bool = False
+    unicode: str = "off"
+    hyphenation: str = "off"
+    furniture: bool = False
+    layout: bool = False
+    word_boundaries: bool = True
+    min_chars: int = 12
+    min_words: int = 3
+
+    def __post_init__(self) -> None:
+        if self.unicode not in UNICODE_MODES:
+            raise ConfigError(f"rules.unicode: {self.unicode!r} is not one of {', '.join(UNICODE_MODES)}")
+        if self.hyphenation not in HYPHENATION_MODES:
+            raise ConfigError(
+                f"rules.hyphenation: {self.hyphenation!r} is not one of {', '.join(HYPHENATION_MODES)}"
+            )
+        for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"rules.{name}: expected true or false, got {getattr(self, name)!r}")
+        for name in ("min_chars", "min_words"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"rules.{name}: expected a whole number >= 0, got {value!r}")
+
+    def replace(self, **changes) -> "Rules":
+        """A copy with some fields changed (``dataclasses.replace``)."""
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Rules":
+        """Inverse of :meth:`to_dict`; unknown keys are an error."""
+        if not isinstance(data, dict):
+            raise ConfigError(f"rules: expected a mapping, got {type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"rules: unknown field {', '.join(unknown)}")
+        return cls(**data)
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable id of these semantics: ``ql<version>-<16 hex>``."""
+        payload = json.dumps(
+            {"semantics": SEMANTICS_VERSION, "rules": self.to_dict()}, sort_keys=True, separators=(",", ":")
+        )
+        return f"ql{SEMANTICS_VERSION}-" + hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+    def active(self) -> tuple[str, ...]:
+        """Names of the rules that are on, e.g. ``('quotes', 'hyphenation=both')``."""
+        out = []
+        for name in ("furniture", "layout", "invisible", "quotes", "whitespace"):
+            if getattr(self, name):
+                out.append(name)
+        if self.unicode != "off":
+            out.append(f"unicode={self.unicode}")
+        if self.hyphenation != "off":
+            out.append(f"hyphenation={self.hyphenation}")
+        return tuple(out)
+
+    def describe(self) -> str:
+        return ", ".join(self.active()) or "exact substring"
+
+
+PRESETS: dict[str, Rules] = {
+    "exact": Rules(word_boundaries=False),
+    "whitespace": Rules(whitespace=True),
+    "two-transform": Rules(quotes=True, whitespace=True),
+    "recommended": Rules(
+        quotes=True,
+        whitespace=True,
+        invisible=True,
+        unicode="nfkc",
+        hyphenation="both",
+        furniture=True,
+    ),
+}
+"""Named rule sets. ``recommended`` is the setting the bundled evaluation supports
+(see README, "Choosing the recommended preset")."""
+
+
+def preset(name: str) -> Rules:
+    """The :class:`Rules` of a named preset; :class:`ConfigError` for unknown names."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ConfigError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
+
+
+# ---------------------------------------------------------------------------------------
+# Edits and their application
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a document-side rule may know besides the text."""
+
+    page_starts: tuple[int, ...] = ()
+    furniture_spans: tuple[tuple[int, int], ...] = ()
+    is_quote: bool = False
+
+
+Edit = tuple[int, int, str, int]  # start, end, replacement, flag
+
+
+@dataclass
+class Normalized:
+    """Normalized text with a map back to the original.
+
+    ``starts[i]``/``ends[i]`` is the original span character ``i`` came from; ``flags[i]``
+    the rules that produced it; ``gaps[i]`` the rules that removed text just before it.
+    """
+
+    text: str
+    starts: list[int]
+    ends: list[int]
+    flags: array
+    gaps: array
+    original_length: int = 0
+    _optional: list[int] | None = field(default=None, repr=False)
+    _jumps: list[int] | None = field(default=None, repr=False)
+
+    def span(self, a: int, b: int) -> tuple[int, int]:
+        """Original ``[start, end)`` of normalized ``[a, b)`` (``a < b``)."""
+        return self.starts[a], self.ends[b - 1]
+
+    def segments(self, a: int, b: int) -> tuple[tuple[int, int], ...]:
+        """Original spans of normalized ``[a, b)``: one span, split only where the
+        layout reading order jumps (a ``LAYOUT`` gap), e.g. over an interleaved footnote."""
+        jumps = self.jumps
+        i, j = bisect_left(jumps, a + 1), bisect_left(jumps, b)
+        if i == j:
+            return ((self.starts[a], self.ends[b - 1]),)
+        out = []
+        prev = a
+        for pos in jumps[i:j]:
+            out.append((self.starts[prev], self.ends[pos - 1]))
+            prev = pos
+        out.append((self.starts[prev], self.ends[b - 1]))
+        return tuple(out)
+
+    @property
+    def jumps(self) -> list[int]:
+        """Positions where the reading order jumps (layout); sorted."""
+        if self._jumps is None:
+            self._jumps = [i for i, g in enumerate(self.gaps) if g & LAYOUT] if any(
+                g & LAYOUT for g in set(self.gaps)
+            ) else []
+        return self._jumps
+
+    def rule_flags(self, a: int, b: int) -> int:
+        """OR of the flags of ``[a, b)`` and of removals strictly inside it."""
+        acc = 0
+        for v in set(self.flags[a:b]):
+            acc |= v
+        for v in set(self.gaps[a + 1 : b]):
+            acc |= v
+        return acc & ~OPTIONAL
+
+    @property
+    def optional_positions(self) -> list[int]:
+        if self._optional is None:
+            self._optional = (
+                [i for i, f in enumerate(self.flags) if f & OPTIONAL]
+                if any(f & OPTIONAL for f in set(self.flags))
+                else []
+            )
+        return self._optional
+
+
+def flag_names(flags: int) -> tuple[str, ...]:
+    return tuple(name for bit, name in FLAG_NAMES.items() if flags & bit)
+
+
+def identity(text: str, *, starts: Sequence[int] | None = None, ends: Sequence[int] | None = None) -> Normalized:
+    n = len(text)
+    return Normalized(
+        text=text,
+        starts=list(range(n)) if starts is None else list(starts),
+        ends=list(range(1, n + 1)) if ends is None else list(ends),
+        flags=array("H", bytes(2 * n)),
+        gaps=array("H", bytes(2 * (n + 1))),
+        original_length=n,
+    )
+
+
+def apply_edits(state: Normalized, edits: Sequence[Edit]) -> Normalized:
+    """Apply sorted, non-overlapping, non-empty edits, composing the offset map.
+
+    A replaced region's characters all map to the union of the original spans they
+    replace; a removed region leaves its flag in ``gaps`` of the next character.
+    """
+    if not edits:
+        return state
+    text, starts, ends, flags, gaps = state.text, state.starts, state.ends, state.flags, state.gaps
+    pieces: list[str] = []
+    ns: list[int] = []
+    ne: list[int] = []
+    nf = array("H")
+    ng = array("H")
+    prev = 0
+    pending = 0
+    for s, e, rep, flag in edits:
+        if s > prev:
+            pieces.append(text[prev:s])
+            ns.extend(starts[prev:s])
+            ne.extend(ends[prev:s])
+            nf.extend(flags[prev:s])
+            g = gaps[prev:s]
+            g[0] |= pending
+            ng.extend(g)
+            pending = 0
+        touched = 0
+        for v in set(flags[s:e]):
+            touched |= v
+        for v in set(gaps[s + 1 : e]):
+            touched |= v
+        touched &= ~OPTIONAL
+        if rep:
+            pieces.append(rep)
+            ns.extend([starts[s]] * len(rep))
+            ne.extend([ends[e - 1]] * len(rep))
+            nf.extend([touched | flag] * len(rep))
+            ng.append(pending | gaps[s])
+            ng.extend([0] * (len(rep) - 1))
+            pending = 0
+        else:
+            pending |= flag | touched | gaps[s]
+        prev = e
+    n = len(text)
+    if prev < n:
+        pieces.append(text[prev:])
+        ns.extend(starts[prev:])
+        ne.extend(ends[prev:])
+        nf.extend(flags[prev:])
+        g = gaps[prev:n]
+        g[0] |= pending
+        ng.extend(g)
+        pending = 0
+    ng.append(gaps[n] | pending)
+    return Normalized(
+        text="".join(pieces),
+        starts=ns,
+        ends=ne,
+        flags=nf,
+        gaps=ng,
+        original_length=state.original_length,
+    )
+
+
+def _apply_text(text: str, edits: Sequence[Edit]) -> str:
+    pieces = []
+    prev = 0
+    for s, e, rep, _ in edits:
+        pieces.append(text[prev:s])
+        pieces.append(rep)
+        prev = e
+    pieces.append(text[prev:])
+    return "".join(pieces)
+
+
+# ---------------------------------------------------------------------------------------
+# The rules
+
+_LETTER = r"[^\W\d_]"
+_HYPHEN_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010\u00AD])[ \t]*\n\s*(?={_LETTER})")
+_WS_DOC = re.compile(r" \s+|[^\S ]\s*")
+_WS_ANY = re.compile(r"\s+")
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]|\u00ad(?![ \t]*\n)")
+_INVISIBLE_ALL = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
+_LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+}
+_LIGATURE_RE = re.compile("[\ufb00-\ufb06]")
+_SINGLE_QUOTES = "\u2018\u2019\u201a\u201b"
+_DOUBLE_QUOTES = "\u201c\u201d\u201e\u201f"
+_QUOTE_RE = re.compile(f"[{_SINGLE_QUOTES}{_DOUBLE_QUOTES}]")
+
+
+def _combining_class() -> str:
+    ranges: list[tuple[int, int]] = []
+    for cp in range(0x300, sys.maxunicode + 1):
+        if unicodedata.category(chr(cp)) in ("Mn", "Mc", "Me"):
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1] = (ranges[-1][0], cp)
+            else:
+                ranges.append((cp, cp))
+    return "".join(
+        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges
+    )
+
+
+COMBINING = _combining_class()
+_COMBINING_RE = re.compile(f"[{COMBINING}]")
+# A cluster NFKC may change: a non-ASCII base with its marks, or any base with marks.
+_NFKC_CLUSTER = re.compile(f"[^\\x00-\\x7f][{COMBINING}]*|[\\x00-\\x7f][{COMBINING}]+")
+_KEEP_TAGS = ("<super>", "<sub>", "<fraction>")
+
+
+def _nfkc_cluster(cluster: str) -> str:
+    for ch in cluster:
+        if unicodedata.decomposition(ch).startswith(_KEEP_TAGS):
+            return cluster
+    return unicodedata.normalize("NFKC", cluster)
+
+
+def rule_furniture(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    if ctx.is_quote:
+        return []
+    spans = set(find_furniture(text, ctx.page_starts))
+    spans.update(ctx.furniture_spans)
+    edits = []
+    for s, e in sorted(spans):
+        if edits and s < edits[-1][1]:
+            continue
+        # remove the line together with its newline; the previous newline still
+        # separates the words around it
+        end = e + 1 if e < len(text) and text[e] == "\n" else e
+        edits.append((s, end, "", FURNITURE))
+    return edits
+
+
+def rule_invisible(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    pattern = _INVISIBLE if rules.hyphenation != "off" else _INVISIBLE_ALL
+    return [(m.start(), m.end(), "", INVISIBLE) for m in pattern.finditer(text)]
+
+
+def rule_unicode(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    if rules.unicode == "ligatures":
+        return [(m.start(), m.end(), _LIGATURES[m.group()], UNICODE) for m in _LIGATURE_RE.finditer(text)]
+    if rules.unicode == "nfkc":
+        if text.isascii() or unicodedata.is_normalized("NFKC", text):
+            return []
+        edits = []
+        for m in _NFKC_CLUSTER.finditer(text):
+            cluster = m.group()
+            folded = _nfkc_cluster(cluster)
+            if folded != cluster:
+                edits.append((m.start(), m.end(), folded, UNICODE))
+        return edits
+    return []
+
+
+def rule_quotes(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    return [
+        (m.start(), m.end(), "'" if m.group() in _SINGLE_QUOTES else '"', QUOTES)
+        for m in _QUOTE_RE.finditer(text)
+    ]
+
+
+def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    mode = rules.hyphenation
+    edits = []
+    for m in _HYPHEN_BREAK.finditer(text):
+        hyphen = m.group(1)
+        if hyphen == "\u00ad" or mode == "drop":
+            edits.append((m.start(), m.end(), "", HYPHEN_DROP))
+        elif mode == "keep" or ctx.is_quote:
+            edits.append((m.start(), m.end(), hyphen, HYPHEN_KEEP))
+        else:  # both: keep the hyphen, mark it optional
+            edits.append((m.start(), m.end(), hyphen, HYPHEN_KEEP | OPTIONAL))
+    return edits
+
+
+def rule_whitespace(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    if not ctx.is_quote:
+        return [(m.start(), m.end(), " ", WHITESPACE) for m in _WS_DOC.finditer(text)]
+    n = len(text)
+    edits = []
+    for m in _WS_ANY.finditer(text):
+        s, e = m.span()
+        if s == 0 or e == n:
+            edits.append((s, e, "", WHITESPACE))
+        elif m.group() != " ":
+            edits.append((s, e, " ", WHITESPACE))
+    return edits
+
+
+RULES: dict[str, Callable[[str, Rules, Context], list[Edit]]] = {
+    "furniture": rule_furniture,
+    "invisible": rule_invisible,
+    "unicode": rule_unicode,
+    "quotes": rule_quotes,
+    "hyphenation": rule_hyphenation,
+    "whitespace": rule_whitespace,
+}
+"""Rule functions in the order they run, each under its :class:`Rules` field name."""
+
+
+def _enabled(rules: Rules, name: str) -> bool:
+    value = getattr(rules, name)
+    return value not in (False, "off")
+
+
+def normalize(text: str, rules: Rules, *, context: Context | None = None, base: Normalized | None = None) -> Normalized:
+    """Normalize document text, keeping the map to original offsets.
+
+    ``base`` lets a caller start from an already mapped text (the layout reader's
+    reading order); otherwise the map starts as the identity on ``text``.
+    """
+    ctx = context or Context()
+    state = base if base is not None else identity(text)
+    for name, fn in RULES.items():
+        if _enabled(rules, name):
+            state = apply_edits(state, fn(state.text, rules, ctx))
+    return state
+
+
+_QUOTE_CTX = Context(is_quote=True)
+
+
+def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
+    """Normalize a quote with the same rule functions; returns (text, flags used).
+
+    No offset map is built, which keeps this on the fast path of :meth:`Locator.locate`.
+    """
+    text = quote
+    used = 0
+    for name, fn in RULES.items():
+        if name == "furniture" or not _enabled(rules, name):
+            continue
+        edits = fn(text, rules, _QUOTE_CTX)
+        if edits:
+            text = _apply_text(text, edits)
+            for edit in edits:
+                used |= edit[3]
+    return text, used & ~OPTIONAL
+
+
+def normalize_text(text: str, rules: Rules) -> str:
+    """Normalize a string without page context (what a quote goes through)."""
+    return normalize_quote(text, rules)[0]
+
+
+# ---------------------------------------------------------------------------------------
+# Page furniture detection (text only; geometry-based stamps come from the document)
+
+_PAGE_NUMBER = re.compile(
+    r"^\s*(?:page\s+)?[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?\s*$", re.I
+)
+_ARXIV_STAMP = re.compile(r"^\s*arXiv:\d{4}\.\d{4,5}(?:v\d+)?\s+\[[\w.\-]+\]\s+\d{1,2}\s+[A-Z][a-z]{2}\s+\d{4}\s*$")
+_DIGITS = re.compile(r"\d+")
+
+
+def _page_lines(text: str, page_starts: Sequence[int]) -> list[list[tuple[int, int]]]:
+    """Non-blank lines of each page as (start, end) spans, end excluding the newline."""
+    bounds = list(page_starts) or [0]
+    out = []
+    for i, start in enumerate(bounds):
+        end = bounds[i + 1] - 1 if i + 1 < len(bounds) else len(text)
+        lines = []
+        pos = start
+        for line in text[start:end].split("\n"):
+            s, e = pos, pos + len(line)
+            if line.strip() and line != "\f":
+                ls = s + (len(line) - len(line.lstrip("\f")))
+                lines.append((ls, e))
+            pos = e + 1
+        out.append(lines)
+    return out
+
+
+def find_furniture(text: str, page_starts: Sequence[int]) -> list[tuple[int, int]]:
+    """Spans of page-number lines, running headers/footers and margin stamps.
+
+    * page numbers: a number-only line that is the first or last line of its page, and
+      whose value minus the page index agrees with most such lines (so a section number
+      "1" at the top of page 2 is not mistaken for a page number);
+    * running headers/footers: among the first and last two lines of each page, a line
+      that recurs (digits ignored) on at least 3 pages and a quarter of them;
+    * margin stamps: the arXiv identifier line.
+    """
+    pages = _page_lines(text, page_starts)
+    found: list[tuple[int, int]] = []
+    if len(pages) >= 2:
+        candidates: list[tuple[int, int, int]] = []  # delta, start, end
+        for index, lines in enumerate(pages):
+            edge = lines[:1] + lines[-1:] if lines else []
+            for s, e in dict.fromkeys(edge):
+                m = _PAGE_NUMBER.match(text[s:e])
+                if m:
+                    candidates.append((int(m.group(1)) - index, s, e))
+        if candidates:
+            counts: dict[int, int] = {}
+            for delta, _, _ in candidates:
+                counts[delta] = counts.get(delta, 0) + 1
+            best, votes = max(counts.items(), key=lambda kv: (kv[1], -abs(kv[0])))
+            if votes >= 2:
+                found.extend((s, e) for delta, s, e in candidates if delta == best)
+        keyed: dict[str, list[tuple[int, int, int]]] = {}
+        for index, lines in enumerate(pages):
+            edge = lines[:2] + lines[-2:]
+            for s, e in dict.fromkeys(edge):
+                key = " ".join(_DIGITS.sub("#", text[s:e]).split())
+                if len(key) >= 4 and not _PAGE_NUMBER.match(text[s:e]):
+                    keyed.setdefault(key, []).append((index, s, e))
+        for key, hits in keyed.items():
+            pages_hit = {i for i, _, _ in hits}
+            if len(pages_hit) >= 3 and len(pages_hit) * 4 >= len(pages):
+                found.extend((s, e) for _, s, e in hits)
+    for lines in pages:
+        for s, e in lines:
+            if _ARXIV_STAMP.match(text[s:e]):
+                found.append((s, e))
+    return sorted(set(found))
+
+
+# ---------------------------------------------------------------------------------------
+# Helpers shared by the locator and the diagnostics
+
+_WORD = re.compile(r"\w+")
+
+
+def word_count(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+def is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_" or bool(_COMBINING_RE.match(ch))
+
+
+def cluster_boundary(text: str, pos: int) -> bool:
+    """False when ``pos`` falls inside a grapheme cluster of ``text``: before a
+    combining mark, a variation selector, an emoji modifier, after or before a ZWJ, or
+    between two regional indicators of one flag."""
+    if pos <= 0 or pos >= len(text):
+        return True
+    nxt, prev = text[pos], text[pos - 1]
+    if _COMBINING_RE.match(nxt) or "\ufe00" <= nxt <= "\ufe0f" or "\U0001f3fb" <= nxt <= "\U0001f3ff":
+        return False
+    if nxt == "\u200d" or prev == "\u200d":
+        return False
+    if "\U0001f1e6" <= nxt <= "\U0001f1ff" and "\U0001f1e6" <= prev <= "\U0001f1ff":
+        # inside a flag when an odd number of indicators precede pos in this run
+        run = 0
+        i = pos - 1
+        while i >= 0 and "\U0001f1e6" <= text[i] <= "\U0001f1ff":
+            run += 1
+            i -= 1
+        return run % 2 == 0
+    if "\U000e0020" <= nxt <= "\U000e007f":  # tag sequences (subdivision flags)
+        return False
+    return True
+
+
+def optional_between(positions: list[int], a: int, b: int) -> list[int]:
+    i = bisect_left(positions, a)
+    j = bisect_left(positions, b)
+    return positions[i:j]
+
+
+def iter_rules_on(rules: Rules) -> Iterable[str]:
+    return (name for name in RULES if _enabled(rules, name))
