@@ -40,7 +40,11 @@ CAUSES = (
 )
 
 MIN_SIMILARITY = 60.0
-"""Below this partial-ratio score the closest passage is not worth showing."""
+"""Below this similarity the closest passage does not explain the quote."""
+CLOSE_SIMILARITY = 90.0
+"""At or above this similarity a word-level difference explains the quote better than a splice."""
+MIN_SHARED_WORDS = 0.7
+"""A passage sharing fewer of the quote's words than this is not the quote's source."""
 
 _DIGIT = re.compile(r"\d")
 _MARKER = re.compile(r" ?\[\^?\d+(?:\s*[,\u2013-]\s*\d+)*\]")
@@ -118,23 +122,38 @@ class Diagnoser:
         return None
 
     def _splice(self, q: str) -> str | None:
-        """Does the quote join two passages of the document that are not adjacent?"""
-        words = [m.end() for m in re.finditer(r"\S+", q)]
-        if len(words) < 6:
+        """Does the quote join two passages of the document that are not adjacent?
+
+        The longest prefix and the longest suffix of the quote (in whole words) that
+        occur verbatim must together cover all but at most one word, each hold at least
+        three words, and lie apart in the document.
+        """
+        bounds = [(m.start(), m.end()) for m in re.finditer(r"\S+", q)]
+        n = len(bounds)
+        if n < 6:
             return None
-        lo, hi = 0, len(words) - 1
-        # longest prefix (in whole words) found verbatim
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if q[: words[mid]] in self.text:
-                lo = mid
-            else:
-                hi = mid - 1
-        head = q[: words[lo]]
-        tail = q[words[lo] :].strip()
-        if len(head.split()) >= 3 and len(tail.split()) >= 3 and head in self.text and tail in self.text:
-            return f"'{_clip(head)}' and '{_clip(tail)}' occur in the document, but not together"
-        return None
+        text = self.text
+
+        def longest(found) -> int:
+            lo, hi = 0, n
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if found(mid):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            return lo
+
+        head_words = longest(lambda k: q[: bounds[k - 1][1]].rstrip(".,;:") in text)
+        tail_words = longest(lambda k: q[bounds[n - k][0] :] in text)
+        if head_words < 3 or tail_words < 3 or head_words + tail_words < n - 1 or head_words >= n:
+            return None
+        head = q[: bounds[head_words - 1][1]].rstrip(".,;:")
+        tail = q[bounds[n - tail_words][0] :]
+        h, t = text.find(head), text.find(tail)
+        if 0 <= h <= t <= h + len(head) + 40:
+            return None  # adjacent: a word was dropped or changed, not a splice
+        return f"'{_clip(head)}' and '{_clip(tail)}' occur in the document, but not together"
 
     # main -----------------------------------------------------------------------------
     def near_miss(self, q: str) -> NearMiss | None:
@@ -146,7 +165,7 @@ class Diagnoser:
         passage = text[a:b]
         similarity = fuzz.ratio(q, passage)
         probe = self._probe_cause(q)
-        if probe is None:
+        if probe is None and similarity < CLOSE_SIMILARITY:
             spliced = self._splice(q)
             probe = ("spliced", spliced) if spliced else None
         if probe is None:
@@ -188,7 +207,11 @@ def _word_cause(q: str, passage: str, similarity: float) -> tuple[str, str]:
     if similarity < MIN_SIMILARITY:
         return "not-in-document", f"no passage is close (best {similarity:.0f}% similar)"
     qw, pw = _WORDS.findall(q), _WORDS.findall(passage)
-    ops = [op for op in difflib.SequenceMatcher(None, pw, qw, autojunk=False).get_opcodes() if op[0] != "equal"]
+    matcher = difflib.SequenceMatcher(None, pw, qw, autojunk=False)
+    shared = sum(size for _, _, size in matcher.get_matching_blocks())
+    if qw and shared / len(qw) < MIN_SHARED_WORDS:
+        return "not-in-document", f"no passage has these words (the closest shares {shared} of {len(qw)})"
+    ops = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     if not ops:
         return "punctuation-differs", "only spacing or punctuation differs"
     kinds = {op[0] for op in ops}

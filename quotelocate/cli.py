@@ -1,0 +1,367 @@
+"""The ``quotelocate`` command line: thin wrappers that parse, build rules, call the
+library and print. Exit codes follow grep: 0 every quote accepted (or nothing to
+check), 1 some quote rejected or some audited verdict changed, 2 bad input or usage.
+
+Commands: ``locate``, ``audit``, ``chunks``, ``text``, ``synth``, plus the evaluation
+commands (``eval``, ``runs``, ``compare``, ``fetch``, ``report``) registered by their
+modules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence, TextIO
+
+from . import __version__
+from .chunks import Chunking, load_chunks_file
+from .document import Document
+from .errors import ConfigError, QuoteInputError, QuotelocateError
+from .locate import Locator, Verdict
+from .normalize import PRESETS, Rules, preset
+
+EXIT_OK, EXIT_REJECTED, EXIT_ERROR = 0, 1, 2
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # exit 2 with one line, like grep
+        raise _UsageError(f"{self.prog}: {message}")
+
+
+# -- shared options -------------------------------------------------------------------
+
+_BOOL_RULES = {
+    "quotes": "fold curly quote marks to straight ones",
+    "whitespace": "collapse whitespace runs to one space",
+    "invisible": "remove soft hyphens and zero-width characters",
+    "furniture": "remove page numbers, running headers/footers and margin stamps",
+    "layout": "read PDF pages as flows (body, footnotes, floats) and stitch the body",
+    "word_boundaries": "matches must not start or end inside a word",
+}
+
+
+def add_rule_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("rules (start from --preset, then override)")
+    g.add_argument("--preset", default="recommended", choices=sorted(PRESETS), help="named rule set (default: recommended)")
+    for name, help_text in _BOOL_RULES.items():
+        flag = "quote-marks" if name == "quotes" else name.replace("_", "-")
+        g.add_argument(f"--{flag}", dest=f"rule_{name}", action=argparse.BooleanOptionalAction, default=None, help=help_text)
+    g.add_argument("--unicode", dest="rule_unicode", choices=["off", "ligatures", "nfkc"], default=None)
+    g.add_argument("--hyphenation", dest="rule_hyphenation", choices=["off", "keep", "drop", "both"], default=None)
+    g.add_argument("--min-chars", dest="rule_min_chars", type=int, default=None, metavar="N")
+    g.add_argument("--min-words", dest="rule_min_words", type=int, default=None, metavar="N")
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    rules = preset(args.preset)
+    changes = {k[5:]: v for k, v in vars(args).items() if k.startswith("rule_") and v is not None}
+    return rules.replace(**changes) if changes else rules
+
+
+def add_chunk_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("chunking (what the model was shown)")
+    g.add_argument("--chunk-size", type=int, default=512, metavar="N", help="characters per chunk (default 512)")
+    g.add_argument("--chunk-overlap", type=int, default=64, metavar="N", help="characters shared by neighbours (default 64)")
+    g.add_argument("--group-size", type=int, default=3, metavar="N", help="chunks per group (default 3)")
+    g.add_argument("--chunks", metavar="FILE", help="explicit chunks, JSON lines {index, text}")
+
+
+def add_document_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paper", help="PDF, Markdown or plain-text file")
+    p.add_argument("--password", help="password of an encrypted PDF")
+    p.add_argument(
+        "--allow-textless-pages",
+        action="store_true",
+        help="load PDFs with pages that have no text layer; quotes there are never accepted",
+    )
+
+
+def open_document(args: argparse.Namespace, err: TextIO) -> Document:
+    doc = Document.open(args.paper, password=args.password, allow_textless_pages=args.allow_textless_pages)
+    for warning in doc.warnings:
+        print(f"quotelocate: warning: {warning}", file=err)
+    return doc
+
+
+def build_locator(args: argparse.Namespace, doc: Document, rules: Rules) -> Locator:
+    chunking = Chunking(size=args.chunk_size, overlap=args.chunk_overlap, group_size=args.group_size)
+    chunks = load_chunks_file(args.chunks, doc.text) if getattr(args, "chunks", None) else None
+    return Locator(doc, rules, chunking=chunking, chunks=chunks)
+
+
+# -- locate ---------------------------------------------------------------------------
+
+
+def _read_quotes(path: str) -> list[dict[str, Any]]:
+    p = Path(path)
+    try:
+        raw = sys.stdin.buffer.read() if path == "-" else p.read_bytes()
+    except FileNotFoundError:
+        raise QuoteInputError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise QuoteInputError(f"{p}: is a directory") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise QuoteInputError(f"{path}: line {line}: not valid UTF-8") from None
+    out = []
+    seen: set[str] = set()
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise QuoteInputError(f"{path}: line {lineno}: invalid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise QuoteInputError(f"{path}: line {lineno}: expected a JSON object")
+        quote = obj.get("quote")
+        if not isinstance(quote, str):
+            raise QuoteInputError(f"{path}: line {lineno}: 'quote' must be a string")
+        qid = obj.get("id", lineno)
+        if not isinstance(qid, (str, int)) or isinstance(qid, bool):
+            raise QuoteInputError(f"{path}: line {lineno}: 'id' must be a string or integer")
+        if str(qid) in seen:
+            raise QuoteInputError(f"{path}: line {lineno}: duplicate id {qid!r}")
+        seen.add(str(qid))
+        cited = obj.get("cited_chunk")
+        if cited is not None and (isinstance(cited, bool) or not isinstance(cited, int)):
+            raise QuoteInputError(f"{path}: line {lineno}: 'cited_chunk' must be an integer")
+        out.append({"id": qid, "quote": quote, "cited_chunk": cited, "line": lineno})
+    return out
+
+
+def verdict_record(verdict: Verdict, *, qid: Any, locator: Locator) -> dict[str, Any]:
+    """One JSON line of batch output: the verdict plus what ``audit`` needs."""
+    record = {"id": qid, "quote": verdict.quote}
+    record.update(verdict.to_dict())
+    record["config"] = locator.rules.to_dict()
+    record["paper"] = os.path.basename(locator.document.name)
+    record["chunking"] = {
+        "size": locator.chunking.size,
+        "overlap": locator.chunking.overlap,
+        "group_size": locator.chunking.group_size,
+    }
+    record["version"] = __version__
+    return record
+
+
+def _print_verdict(verdict: Verdict, locator: Locator, out: TextIO) -> None:
+    if verdict.accepted or verdict.status == "outside-material":
+        head = "ACCEPTED" if verdict.accepted else "REJECTED"
+        pages = ", ".join(map(str, verdict.pages))
+        print(f"{head} ({verdict.status}) page {pages}, chars {verdict.start}-{verdict.end}", file=out)
+        print(f"  {verdict.reason}", file=out)
+        if verdict.rules:
+            print(f"  rules used: {', '.join(verdict.rules)}", file=out)
+        if verdict.ambiguous:
+            print(f"  ambiguous: occurs {verdict.occurrences} times; showing the first", file=out)
+        before, match, after = locator.context(verdict, width=60)
+        flat = lambda s: " ".join(s.split())  # noqa: E731
+        print(f"  …{flat(before)} >>>{flat(match)}<<< {flat(after)}…", file=out)
+        return
+    print(f"REJECTED ({verdict.status}) {verdict.cause}: {verdict.reason}", file=out)
+    miss = verdict.near_miss
+    if miss is not None:
+        print(f"  closest passage, page {miss.page}, chars {miss.start}-{miss.end}:", file=out)
+        print(f"    {miss.passage}", file=out)
+        print(f"  diff ([-document-]{{+quote+}}): {miss.diff_text()}", file=out)
+
+
+def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if (args.quote is None) == (args.quotes is None):
+        raise _UsageError("quotelocate locate: give either a QUOTE or --quotes FILE")
+    rules = rules_from_args(args)
+    items = _read_quotes(args.quotes) if args.quotes else [{"id": 1, "quote": args.quote, "cited_chunk": args.cited_chunk}]
+    doc = open_document(args, err)
+    locator = build_locator(args, doc, rules)
+    rejected = 0
+    for item in items:
+        try:
+            verdict = locator.locate(item["quote"], cited_chunk=item["cited_chunk"], scope=args.scope)
+        except ConfigError as exc:
+            where = f"{args.quotes}: line {item['line']}: " if args.quotes else ""
+            raise QuoteInputError(f"{where}{exc}") from None
+        rejected += not verdict.accepted
+        if args.json:
+            print(json.dumps(verdict_record(verdict, qid=item["id"], locator=locator), ensure_ascii=False), file=out)
+        else:
+            if args.quotes:
+                print(f"[{item['id']}] ", end="", file=out)
+            _print_verdict(verdict, locator, out)
+    return EXIT_REJECTED if rejected else EXIT_OK
+
+
+# -- audit ----------------------------------------------------------------------------
+
+
+def cmd_audit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .audit import audit_records
+
+    records = _read_records(args.verdicts)
+    report = audit_records(records, paper=args.paper, source=args.verdicts)
+    for line in report.lines():
+        print(line, file=out)
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False), file=out)
+    return EXIT_REJECTED if report.changed else EXIT_OK
+
+
+def _read_records(path: str) -> list[tuple[int, dict[str, Any]]]:
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except (FileNotFoundError, IsADirectoryError):
+        raise QuoteInputError(f"{p}: no such file") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise QuoteInputError(f"{p}: line {line}: not valid UTF-8") from None
+    records = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise QuoteInputError(f"{p}: line {lineno}: invalid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise QuoteInputError(f"{p}: line {lineno}: expected a JSON object")
+        records.append((lineno, obj))
+    if not records:
+        raise QuoteInputError(f"{p}: no verdicts")
+    return records
+
+
+# -- chunks / text / synth ------------------------------------------------------------
+
+
+def cmd_chunks(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    doc = open_document(args, err)
+    locator = build_locator(args, doc, Rules())
+    size = locator.chunking.group_size
+    for c in locator.chunks:
+        text = doc.text[c.start : c.end]
+        row = {
+            "index": c.index,
+            "group": c.index // size,
+            "start": c.start,
+            "end": c.end,
+            "pages": list(doc.pages_for(c.start, c.end)),
+            "text": text,
+        }
+        if args.json:
+            print(json.dumps(row, ensure_ascii=False), file=out)
+        else:
+            preview = " ".join(text.split())[:70]
+            print(f"{c.index:4d}  group {row['group']:3d}  {c.start:7d}-{c.end:<7d} p{row['pages'][0]:<3d} {preview}", file=out)
+    return EXIT_OK
+
+
+def cmd_text(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    doc = open_document(args, err)
+    if args.page is not None:
+        if not 1 <= args.page <= len(doc.pages):
+            raise _UsageError(f"quotelocate text: --page must be 1..{len(doc.pages)}")
+        page = doc.pages[args.page - 1]
+        out.write(doc.text[page.start : page.end])
+    else:
+        out.write(doc.text)
+    return EXIT_OK
+
+
+def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .synth import write_synthetic
+
+    for path in write_synthetic(Path(args.out)):
+        print(path, file=out)
+    return EXIT_OK
+
+
+# -- wiring ---------------------------------------------------------------------------
+
+Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="quotelocate", description="Check that quotes really are in a paper, and find where.")
+    parser.add_argument("--version", action="version", version=f"quotelocate {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("locate", help="locate one quote or a JSON-lines batch in a paper")
+    add_document_options(p)
+    p.add_argument("quote", nargs="?", help="the quote (or use --quotes)")
+    p.add_argument("--quotes", metavar="FILE", help='JSON lines {"id", "quote", "cited_chunk"}; - for stdin')
+    p.add_argument("--cited-chunk", type=int, metavar="N", help="chunk the model cited (single quote)")
+    p.add_argument("--scope", choices=["chunk", "group", "document"], help="default: group with a cited chunk, else document")
+    p.add_argument("--json", action="store_true", help="one JSON object per quote, in input order")
+    add_rule_options(p)
+    add_chunk_options(p)
+    p.set_defaults(handler=cmd_locate)
+
+    p = sub.add_parser("audit", help="re-check stored verdicts with the rules they record")
+    p.add_argument("verdicts", help="JSON lines written by `locate --json`")
+    p.add_argument("--paper", help="the paper file (default: the recorded name on the papers search path)")
+    p.add_argument("--json", action="store_true", help="also print a JSON summary")
+    p.set_defaults(handler=cmd_audit)
+
+    p = sub.add_parser("chunks", help="list the chunks a model was shown")
+    add_document_options(p)
+    p.add_argument("--json", action="store_true")
+    add_chunk_options(p)
+    p.set_defaults(handler=cmd_chunks)
+
+    p = sub.add_parser("text", help="print the extracted text that offsets refer to")
+    add_document_options(p)
+    p.add_argument("--page", type=int, help="only this 1-based page")
+    p.set_defaults(handler=cmd_text)
+
+    p = sub.add_parser("synth", help="write the deterministic synthetic paper and its quote set")
+    p.add_argument("--out", default="datasets/synthetic", help="output folder (default datasets/synthetic)")
+    p.set_defaults(handler=cmd_synth)
+
+    for module in ("cli_eval", "cli_report"):
+        try:
+            mod = __import__(f"{__package__}.{module}", fromlist=["add_parsers"])
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__package__}.{module}":
+                raise
+            continue
+        mod.add_parsers(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "handler", None):
+            parser.print_help(out)
+            return EXIT_ERROR
+        return args.handler(args, out, err)
+    except _UsageError as exc:
+        print(str(exc), file=err)
+        return EXIT_ERROR
+    except QuotelocateError as exc:
+        print(f"quotelocate: error: {exc}", file=err)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("quotelocate: interrupted", file=err)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
