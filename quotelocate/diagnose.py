@@ -7,7 +7,7 @@ cause. Exact probes run first (a case-folded, digit-masked, marker-stripped or
 punctuation-stripped copy of the document that contains the quote names the cause with
 certainty); the fuzzy alignment decides the rest.
 
-Causes: ``confusable-character``, ``case-differs``, ``number-changed``,
+Causes: ``partial-word``, ``unverifiable-page``, ``confusable-character``, ``case-differs``, ``number-changed``,
 ``marker-missing``, ``punctuation-differs``, ``spliced``, ``word-missing``,
 ``word-added``, ``word-changed``, ``not-in-document``.
 """
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from .locate import Locator
 
 CAUSES = (
+    "partial-word",
+    "unverifiable-page",
     "confusable-character",
     "case-differs",
     "number-changed",
@@ -106,6 +108,13 @@ class Diagnoser:
         return self._unpunct
 
     def _probe_cause(self, q: str) -> tuple[str, str] | None:
+        at = self.text.find(q)
+        if at >= 0:
+            start = self.locator.norm.starts[at]
+            page = self.locator.document.page_at(start)
+            if not self.locator.document.pages[page - 1].verifiable:
+                return "unverifiable-page", f"page {page} has no usable text layer"
+            return "partial-word", "the text occurs only as part of a longer word, ligature or character"
         if q.translate(_CONFUSABLES) != q and q.translate(_CONFUSABLES) in self.text:
             odd = sorted({c for c in q if c.translate(_CONFUSABLES) != c})
             names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in odd)

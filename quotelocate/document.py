@@ -235,14 +235,20 @@ class Document:
 
     def pages_for(self, start: int, end: int) -> tuple[int, ...]:
         """Page numbers touched by ``[start, end)``."""
-        first, last = self.page_at(start), self.page_at(max(start, end - 1))
-        return tuple(range(first, last + 1))
+        starts = self._starts
+        i = bisect.bisect_right(starts, start) - 1
+        j = bisect.bisect_right(starts, max(start, end - 1), i if i > 0 else 0) - 1
+        first, last = self.pages[max(i, 0)].number, self.pages[max(j, 0)].number
+        return (first,) if first == last else tuple(range(first, last + 1))
 
     def unverifiable_pages(self) -> tuple[int, ...]:
         return tuple(p.number for p in self.pages if not p.verifiable)
 
     def boxes(self, spans: Iterable[tuple[int, int]]) -> tuple[Box, ...]:
-        """Highlight rectangles for text spans, one per line fragment, in text order."""
+        """Highlight rectangles for text spans, one per line fragment, in text order.
+
+        A whole line uses its line box; a partial line unites its characters' boxes.
+        """
         if self._boxes is None:
             return ()
         out: list[Box] = []
@@ -256,6 +262,9 @@ class Document:
                 i += 1
                 s, e = max(start, line.start), min(end, line.end)
                 if s >= e:
+                    continue
+                if s == line.start and e == line.end:
+                    out.append(Box(line.page, *line.bbox))
                     continue
                 seg = b[4 * s : 4 * e]
                 out.append(Box(line.page, min(seg[0::4]), min(seg[1::4]), max(seg[2::4]), max(seg[3::4])))

@@ -19,11 +19,13 @@ rejection carries a near miss from :mod:`quotelocate.diagnose` that explains it.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 import time
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from .chunks import Chunk, Chunking, group_of, group_span, make_chunks
 from .document import Box, Document
@@ -118,7 +120,6 @@ class Verdict:
     end: int | None = None
     pages: tuple[int, ...] = ()
     spans: tuple[tuple[int, int], ...] = ()
-    boxes: tuple[Box, ...] = ()
     rules: tuple[str, ...] = ()
     occurrences: int = 0
     ambiguous: bool = False
@@ -130,10 +131,20 @@ class Verdict:
     reason: str = ""
     fingerprint: str = ""
     paper_sha256: str = ""
+    document: Document | None = field(default=None, repr=False, compare=False)
 
     @property
     def page(self) -> int | None:
         return self.pages[0] if self.pages else None
+
+    @property
+    def boxes(self) -> tuple[Box, ...]:
+        """Highlight rectangles of the match on each page (computed on first use)."""
+        cached = self.__dict__.get("_boxes")
+        if cached is None:
+            cached = self.document.boxes(self.spans) if self.document is not None and self.spans else ()
+            object.__setattr__(self, "_boxes", cached)
+        return cached
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form; enough for :func:`quotelocate.audit.audit` to re-check."""
@@ -160,8 +171,7 @@ class Verdict:
         }
 
 
-@dataclass(frozen=True)
-class _Occurrence:
+class _Occurrence(NamedTuple):
     a: int  # normalized start
     b: int  # normalized end
     start: int  # original start
@@ -206,6 +216,8 @@ class Locator:
         self.norm.optional_positions, self.norm.jumps  # build the lazy lists now, not on a hot path
         self._unverifiable = [(p.start, p.end) for p in document.pages if not p.verifiable]
         self._diag: Any = None
+        self._enough_words = re.compile(r"\w+(?:\W+\w+){%d}" % max(rules.min_words - 1, 0)) if rules.min_words else re.compile("")
+        self.norm.rule_flags(0, 0)  # build the flag index now
         self.build_seconds = time.perf_counter() - t0
 
     # -- index -------------------------------------------------------------------------
@@ -248,6 +260,7 @@ class Locator:
             cited_chunk=cited_chunk,
             fingerprint=self.fingerprint,
             paper_sha256=self.document.sha256,
+            document=self.document,
         )
         q, qflags = normalize_quote(quote, self.rules)
         reason = self._invalid_reason(q)
@@ -285,20 +298,15 @@ class Locator:
         if status is None:
             status = "exact" if not place["rules"] else "normalized"
         distinct = len(inside)
-        reason = {
-            "exact": "verbatim in the text",
-            "normalized": "verbatim after " + ", ".join(place["rules"]),
-            "group-fallback": f"crosses or lies outside chunk {cited_chunk} but inside its group",
-        }[status]
-        return Verdict(
-            accepted=True,
-            status=status,
-            occurrences=distinct,
-            ambiguous=distinct > 1,
-            reason=reason,
-            **place,
-            **base,
-        )
+        if status == "exact":
+            reason = "verbatim in the text"
+        elif status == "normalized":
+            reason = "verbatim after " + ", ".join(place["rules"])
+        else:
+            reason = f"crosses or lies outside chunk {cited_chunk} but inside its group"
+        place.update(base)
+        place.update(accepted=True, status=status, occurrences=distinct, ambiguous=distinct > 1, reason=reason)
+        return _new_verdict(place)
 
     def locate_many(self, quotes: Sequence[str], **kwargs: Any) -> list[Verdict]:
         return [self.locate(q, **kwargs) for q in quotes]
@@ -307,13 +315,13 @@ class Locator:
     def _invalid_reason(self, q: str) -> str:
         if BARRIER in q:
             return "quote contains a NUL character"
-        chars = sum(1 for c in q if not c.isspace())
+        chars = len("".join(q.split()))
         if chars == 0:
             return "quote is empty once normalized"
         if chars < self.rules.min_chars:
             return f"quote is too short to mean anything: {chars} characters (< {self.rules.min_chars})"
-        words = word_count(q)
-        if words < self.rules.min_words:
+        if self._enough_words.search(q) is None:
+            words = word_count(q)
             return f"quote is too short to mean anything: {words} words (< {self.rules.min_words})"
         return ""
 
@@ -370,6 +378,11 @@ class Locator:
             if not self._boundaries_ok(q, a, b):
                 continue
             start, end = norm.starts[a], norm.ends[b - 1]
+            jumps = norm.jumps
+            if jumps and bisect_left(jumps, a + 1) < bisect_left(jumps, b):
+                # the layout reading order jumps inside the match: cover every piece
+                segments = norm.segments(a, b)
+                start, end = min(s for s, _ in segments), max(e for _, e in segments)
             if self._unverifiable and any(s < end and start < e for s, e in self._unverifiable):
                 continue
             flags = norm.rule_flags(a, b)
@@ -418,30 +431,49 @@ class Locator:
         if not cluster_boundary(original, starts[a]) or not cluster_boundary(original, ends[b - 1]):
             return False
         if self.rules.word_boundaries:
-            if a > 0 and is_word_char(q[0]) and is_word_char(text[a - 1]):
+            if a > 0 and is_word_char(text[a - 1]) and is_word_char(q[0]) and not self._after_marker(a, q):
                 return False
-            if b < len(text) and is_word_char(q[-1]) and is_word_char(text[b]):
+            if b < len(text) and is_word_char(text[b]) and is_word_char(q[-1]):
                 return False
         return True
 
+    def _after_marker(self, a: int, q: str) -> bool:
+        """True when ``a`` follows a footnote marker glued to the text at the start of a
+        line ("\n4To illustrate"): 1-3 digits at a line start, then a letter."""
+        if not q[0].isalpha():
+            return False
+        text, p = self._text, a
+        while p > 0 and text[p - 1].isdigit() and a - p < 3:
+            p -= 1
+        if p == a or (p > 0 and text[p - 1].isdigit()):
+            return False
+        o = self.norm.starts[p]
+        original = self.document.text
+        return o == 0 or original[o - 1] in "\n\f"
+
     def _place(self, o: _Occurrence, qflags: int, quote: str) -> dict[str, Any]:
         doc = self.document
-        segments = self.norm.segments(o.a, o.b)
         flags = o.flags | qflags
-        if len(segments) > 1:
+        if self.norm.jumps:
+            segments = self.norm.segments(o.a, o.b)
+        else:
+            segments = ((o.start, o.end),)
+        if len(segments) == 1:
+            start, end = segments[0]
+            exact = doc.text[start:end] == quote
+            pages = doc.pages_for(start, end)
+        else:
             flags |= LAYOUT
-        start, end = min(s for s, _ in segments), max(e for _, e in segments)
-        exact = len(segments) == 1 and doc.text[start:end] == quote
-        pages = sorted({p for s, e in segments for p in doc.pages_for(s, e)})
-        chunks = self.chunks_containing(start, end)
+            start, end = min(s for s, _ in segments), max(e for _, e in segments)
+            exact = False
+            pages = tuple(sorted({p for s, e in segments for p in doc.pages_for(s, e)}))
         return {
             "start": start,
             "end": end,
             "spans": segments,
-            "pages": tuple(pages),
-            "boxes": doc.boxes(segments),
+            "pages": pages,
             "rules": () if exact else _rule_names(flags),
-            "chunks": chunks,
+            "chunks": self.chunks_containing(start, end),
         }
 
     def _describe_place(self, o: _Occurrence) -> str:
@@ -495,6 +527,21 @@ class Locator:
         )
 
 
+_VERDICT_DEFAULTS: dict[str, Any] = {}
+
+
+def _new_verdict(values: dict[str, Any]) -> Verdict:
+    """Build a Verdict without the per-field cost of a frozen dataclass ``__init__``
+    (it is on the hot path); the result is identical to ``Verdict(**values)``."""
+    if not _VERDICT_DEFAULTS:
+        _VERDICT_DEFAULTS.update({f.name: f.default for f in dataclasses.fields(Verdict)})
+    verdict = object.__new__(Verdict)
+    verdict.__dict__.update(_VERDICT_DEFAULTS)
+    verdict.__dict__.update(values)
+    return verdict
+
+
+@functools.lru_cache(maxsize=512)
 def _rule_names(flags: int) -> tuple[str, ...]:
     return flag_names(flags & ~OPTIONAL)
 
@@ -507,7 +554,8 @@ def _kgram_index(text: str) -> dict[str, list[int]]:
     return index
 
 
-_INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u2010](?=[^\W\d_])")
+# starts with the hyphen class so the scan is fast; the lookbehind re-checks the letter
+_INNER_HYPHEN = re.compile(r"[-\u2010](?<=[^\W\d_][-\u2010])(?=[^\W\d_])")
 
 
 def _skeleton(text: str) -> str:

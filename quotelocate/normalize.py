@@ -34,6 +34,7 @@ Case, digits, words, other punctuation and citation markers are never touched.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -234,6 +235,7 @@ class Normalized:
     original_length: int = 0
     _optional: list[int] | None = field(default=None, repr=False)
     _jumps: list[int] | None = field(default=None, repr=False)
+    _bits: list | None = field(default=None, repr=False)
 
     def span(self, a: int, b: int) -> tuple[int, int]:
         """Original ``[start, end)`` of normalized ``[a, b)`` (``a < b``)."""
@@ -265,11 +267,13 @@ class Normalized:
 
     def rule_flags(self, a: int, b: int) -> int:
         """OR of the flags of ``[a, b)`` and of removals strictly inside it."""
+        if self._bits is None:
+            self._bits = _bit_positions(self.flags, 0) + _bit_positions(self.gaps, 1)
         acc = 0
-        for v in set(self.flags[a:b]):
-            acc |= v
-        for v in set(self.gaps[a + 1 : b]):
-            acc |= v
+        for bit, positions, lo in self._bits:
+            i = bisect_left(positions, a + lo)
+            if i < len(positions) and positions[i] < b:
+                acc |= bit
         return acc & ~OPTIONAL
 
     @property
@@ -281,6 +285,22 @@ class Normalized:
                 else []
             )
         return self._optional
+
+
+def _bit_positions(values: array, lo: int) -> list[tuple[int, list[int], int]]:
+    """For each flag bit present in ``values``: the sorted positions that carry it,
+    and ``lo``, how far past a range's start positions count (1 for gaps, which count
+    only strictly inside a match)."""
+    present = 0
+    for v in set(values):
+        present |= v
+    out = []
+    bit = 1
+    while bit <= present:
+        if present & bit and bit != OPTIONAL:
+            out.append((bit, [i for i, v in enumerate(values) if v & bit], lo))
+        bit <<= 1
+    return out
 
 
 def flag_names(flags: int) -> tuple[str, ...]:
@@ -381,6 +401,7 @@ _LETTER = r"[^\W\d_]"
 _HYPHEN_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010\u00AD])[ \t]*\n\s*(?={_LETTER})")
 _WS_DOC = re.compile(r" \s+|[^\S ]\s*")
 _WS_ANY = re.compile(r"\s+")
+_WS_ODD = re.compile(r"[^\S ]|  ")
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]|\u00ad(?![ \t]*\n)")
 _INVISIBLE_ALL = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
 _LIGATURES = {
@@ -470,6 +491,8 @@ def rule_quotes(text: str, rules: Rules, ctx: Context) -> list[Edit]:
 
 
 def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    if "\n" not in text:
+        return []
     mode = rules.hyphenation
     edits = []
     for m in _HYPHEN_BREAK.finditer(text):
@@ -486,6 +509,8 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
 def rule_whitespace(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if not ctx.is_quote:
         return [(m.start(), m.end(), " ", WHITESPACE) for m in _WS_DOC.finditer(text)]
+    if not _WS_ODD.search(text) and text[:1] != " " and text[-1:] != " ":
+        return []  # only single spaces between words: nothing to do (the common case)
     n = len(text)
     edits = []
     for m in _WS_ANY.finditer(text):
@@ -530,6 +555,11 @@ def normalize(text: str, rules: Rules, *, context: Context | None = None, base: 
 _QUOTE_CTX = Context(is_quote=True)
 
 
+@functools.lru_cache(maxsize=64)
+def _quote_rules(rules: Rules) -> tuple[Callable[[str, Rules, Context], list[Edit]], ...]:
+    return tuple(fn for name, fn in RULES.items() if name != "furniture" and _enabled(rules, name))
+
+
 def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
     """Normalize a quote with the same rule functions; returns (text, flags used).
 
@@ -537,9 +567,7 @@ def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
     """
     text = quote
     used = 0
-    for name, fn in RULES.items():
-        if name == "furniture" or not _enabled(rules, name):
-            continue
+    for fn in _quote_rules(rules):
         edits = fn(text, rules, _QUOTE_CTX)
         if edits:
             text = _apply_text(text, edits)
@@ -560,7 +588,7 @@ _PAGE_NUMBER = re.compile(
     r"^\s*(?:page\s+)?[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?\s*$", re.I
 )
 _ARXIV_STAMP = re.compile(r"^\s*arXiv:\d{4}\.\d{4,5}(?:v\d+)?\s+\[[\w.\-]+\]\s+\d{1,2}\s+[A-Z][a-z]{2}\s+\d{4}\s*$")
-_DIGITS = re.compile(r"\d+")
+_EDGE_NUMBER = re.compile(r"^\s*\d{1,4}\s+|\s+\d{1,4}\s*$")
 
 
 def _page_lines(text: str, page_starts: Sequence[int]) -> list[list[tuple[int, int]]]:
@@ -588,11 +616,19 @@ def find_furniture(text: str, page_starts: Sequence[int]) -> list[tuple[int, int
       whose value minus the page index agrees with most such lines (so a section number
       "1" at the top of page 2 is not mistaken for a page number);
     * running headers/footers: among the first and last two lines of each page, a line
-      that recurs (digits ignored) on at least 3 pages and a quarter of them;
+      that recurs (a leading or trailing page number ignored) on at least 3 pages and
+      a quarter of them;
     * margin stamps: the arXiv identifier line.
     """
     pages = _page_lines(text, page_starts)
     found: list[tuple[int, int]] = []
+    for lines in pages:
+        for s, e in lines:
+            if _ARXIV_STAMP.match(text[s:e]):
+                found.append((s, e))
+    if found:  # stamps do not count as a page's first or last line
+        stamps = set(found)
+        pages = [[ln for ln in lines if ln not in stamps] for lines in pages]
     if len(pages) >= 2:
         candidates: list[tuple[int, int, int]] = []  # delta, start, end
         for index, lines in enumerate(pages):
@@ -612,17 +648,13 @@ def find_furniture(text: str, page_starts: Sequence[int]) -> list[tuple[int, int
         for index, lines in enumerate(pages):
             edge = lines[:2] + lines[-2:]
             for s, e in dict.fromkeys(edge):
-                key = " ".join(_DIGITS.sub("#", text[s:e]).split())
+                key = " ".join(_EDGE_NUMBER.sub(" #", text[s:e]).split())
                 if len(key) >= 4 and not _PAGE_NUMBER.match(text[s:e]):
                     keyed.setdefault(key, []).append((index, s, e))
         for key, hits in keyed.items():
             pages_hit = {i for i, _, _ in hits}
             if len(pages_hit) >= 3 and len(pages_hit) * 4 >= len(pages):
                 found.extend((s, e) for _, s, e in hits)
-    for lines in pages:
-        for s, e in lines:
-            if _ARXIV_STAMP.match(text[s:e]):
-                found.append((s, e))
     return sorted(set(found))
 
 
@@ -647,6 +679,8 @@ def cluster_boundary(text: str, pos: int) -> bool:
     if pos <= 0 or pos >= len(text):
         return True
     nxt, prev = text[pos], text[pos - 1]
+    if nxt < "\u0300" and prev < "\u0300":
+        return True
     if _COMBINING_RE.match(nxt) or "\ufe00" <= nxt <= "\ufe0f" or "\U0001f3fb" <= nxt <= "\U0001f3ff":
         return False
     if nxt == "\u200d" or prev == "\u200d":

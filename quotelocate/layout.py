@@ -1,0 +1,677 @@
+"""Layout-aware reading order: split each PDF page into flows by its geometry.
+
+:func:`reading_order` is what ``Rules(layout=True)`` starts from. It uses only the line
+geometry in :attr:`Document.lines` (font size against the document's body size,
+position on the page, writing direction, repetition across pages, blocks) to give every
+line a :class:`Role`:
+
+``body``       the running text, read column by column and stitched across all pages;
+``footnote``   small-font notes at the bottom of a column, each starting with a marker;
+``caption``    a "Figure N:" / "Table N:" paragraph;
+``float``      text inside a figure or table next to a caption, rotated text inside the
+               page, small short labels and runs of tabular rows;
+``furniture``  page numbers, running headers and footers, margin stamps (dropped);
+``blank``      lines with no visible text.
+
+The result is a :class:`~quotelocate.normalize.Normalized` whose text is the body flow
+followed by every other flow, each fenced by :data:`~quotelocate.normalize.BARRIER` so
+no quote can run from one flow into another. Every character maps back to its offset in
+:attr:`Document.text`; separators this module inserts map to an empty span at the end of
+the piece before them and carry the ``LAYOUT`` flag, and the first character after every
+jump in the original text carries a ``LAYOUT`` gap so a match over it is reported as
+several spans.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from bisect import bisect_left, bisect_right
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Sequence
+
+from .document import Document, Line
+from .normalize import BARRIER, LAYOUT, Normalized, identity
+
+BODY = "body"
+FOOTNOTE = "footnote"
+CAPTION = "caption"
+FLOAT = "float"
+FURNITURE = "furniture"
+BLANK = "blank"
+KINDS = (BODY, FOOTNOTE, CAPTION, FLOAT, FURNITURE, BLANK)
+
+SMALL_RATIO = 0.93
+"""A line whose size is at most this share of the body size is in a smaller font."""
+LABEL_RATIO = 0.8
+"""Lines at most this share of the body size, short and alone on their row, are labels."""
+EDGE_BAND = 0.15
+"""Share of the page height at top and bottom where page numbers and running heads sit."""
+MARGIN_BAND = 0.12
+"""Share of the page width at either side where a vertical line is a margin stamp."""
+PARA_WIDTH = 0.7
+"""A line at least this share of its column wide, with words, is running text."""
+
+FLOW_SEPARATOR = "\n"
+"""Inserted where the body flow jumps over other material."""
+FLOW_BARRIER = "\n" + BARRIER + "\n"
+"""Inserted between two flows; the newlines keep the whitespace rule from merging."""
+
+
+@dataclass(frozen=True)
+class Role:
+    """What one line is: its ``kind`` (see :data:`KINDS`) and, for footnotes, captions
+    and floats, the ``flow`` it belongs to (-1 for body, furniture and blank lines)."""
+
+    kind: str
+    flow: int = -1
+
+
+@dataclass(frozen=True)
+class Flow:
+    """One stretch of reading order: its ``kind`` and the indices into
+    :attr:`Document.lines` of its lines, in reading order."""
+
+    kind: str
+    lines: tuple[int, ...]
+
+
+# ---------------------------------------------------------------------------------------
+# Patterns (generic typography, nothing about a particular paper)
+
+_CAPTION = re.compile(
+    r"^\s*(?P<kind>fig(?:ure)?|tab(?:le)?|algorithm|listing|chart|scheme|exhibit|plate)s?\.?\s*"
+    r"(?:[A-Z]\.?)?\d+(?:[.\-]\d+)*[a-z]?\s*[:.|\u2014\u2013]",
+    re.I,
+)
+_FIGURE_KINDS = ("fig", "cha", "sch", "exh", "pla")  # content above the caption
+_FOOTNOTE_MARKER = re.compile(
+    r"^\s*(?:\d{1,3}(?![\d.,)])|[*\u2217\u2020\u2021\u00a7\u00b6\u2016#\u22c6\u2051]"
+    r"|[\u00b9\u00b2\u00b3\u2070-\u2079])"
+)
+_PAGE_NUMBER = re.compile(
+    r"^\s*(?:page\s+)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?\s*$",
+    re.I,
+)
+_SECTION_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*)\s*$")
+_SECTION_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*)\s+[A-Z][a-z]")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_TOKEN = re.compile(r"\S+")
+_DIGITS = re.compile(r"\d+")
+
+
+# ---------------------------------------------------------------------------------------
+# Geometry helpers
+
+
+def _horizontal(line: Line) -> bool:
+    dx, dy = line.direction
+    return dx > 0.98 and abs(dy) < 0.2
+
+
+def _vertical(line: Line) -> bool:
+    dx, dy = line.direction
+    return abs(dy) > 0.9 and abs(dx) < 0.2
+
+
+def _center_y(line: Line) -> float:
+    return (line.bbox[1] + line.bbox[3]) / 2
+
+
+def _width(line: Line) -> float:
+    return line.bbox[2] - line.bbox[0]
+
+
+def _rows(indices: Sequence[int], lines: Sequence[Line]) -> list[list[int]]:
+    """Group lines into rows, top to bottom: a line joins the current row when it
+    overlaps the row vertically by at least half the smaller height. Each row is sorted
+    by x."""
+    order = sorted(indices, key=lambda i: (lines[i].bbox[1], lines[i].bbox[3]))
+    rows: list[list[int]] = []
+    top = bottom = 0.0
+    for i in order:
+        y0, y1 = lines[i].bbox[1], lines[i].bbox[3]
+        if rows and min(y1, bottom) - max(y0, top) >= 0.5 * min(y1 - y0, bottom - top):
+            rows[-1].append(i)
+            top, bottom = min(top, y0), max(bottom, y1)
+        else:
+            rows.append([i])
+            top, bottom = y0, y1
+    for row in rows:
+        row.sort(key=lambda i: lines[i].bbox[0])
+    return rows
+
+
+def _row_box(row: Sequence[int], lines: Sequence[Line]) -> tuple[float, float, float, float]:
+    return (
+        min(lines[i].bbox[0] for i in row),
+        min(lines[i].bbox[1] for i in row),
+        max(lines[i].bbox[2] for i in row),
+        max(lines[i].bbox[3] for i in row),
+    )
+
+
+def _percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, max(0, int(q * (len(values) - 1) + 0.5)))]
+
+
+def _body_size(lines: Sequence[Line], texts: Sequence[str]) -> float:
+    """The font size most characters of horizontal text are set in."""
+    weight: Counter = Counter()
+    exact: dict[float, list[float]] = defaultdict(list)
+    for line, text in zip(lines, texts):
+        if not _horizontal(line) or line.size <= 0:
+            continue
+        n = len(text.strip())
+        if not n:
+            continue
+        key = round(line.size * 2) / 2
+        weight[key] += n
+        exact[key].append(line.size)
+    if not weight:
+        return 10.0
+    key = weight.most_common(1)[0][0]
+    sizes = sorted(exact[key])
+    return sizes[len(sizes) // 2]
+
+
+# ---------------------------------------------------------------------------------------
+# Classification
+
+
+class _Layout:
+    """Roles of every line plus what the reading order needs (columns per page)."""
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        lines = self.lines = document.lines
+        text = document.text
+        self.texts = [text[ln.start : ln.end] for ln in lines]
+        self.horizontal = [_horizontal(ln) for ln in lines]
+        self.body_size = _body_size(lines, self.texts)
+        self.kinds = [BODY] * len(lines)
+        self.flows = [-1] * len(lines)
+        self.column = ["A"] * len(lines)  # A: single column; L, R: columns; S: spans both
+        self.two_column: set[int] = set()
+        self._next_flow = 0
+        self.by_page: dict[int, list[int]] = defaultdict(list)
+        for i, ln in enumerate(lines):
+            self.by_page[ln.page].append(i)
+        self.page_size = {p.number: (p.width, p.height) for p in document.pages}
+        for i, t in enumerate(self.texts):
+            if not t.strip():
+                self.kinds[i] = BLANK
+        self._furniture()
+        for page in document.pages:
+            self._page(page.number)
+
+    # -- shared -----------------------------------------------------------------------
+    def _new_flow(self) -> int:
+        self._next_flow += 1
+        return self._next_flow - 1
+
+    def _set(self, indices: Sequence[int], kind: str, flow: int = -1) -> None:
+        for i in indices:
+            self.kinds[i] = kind
+            self.flows[i] = flow
+
+    def _free(self, indices: Sequence[int]) -> list[int]:
+        """Horizontal lines not classified yet."""
+        kinds, horizontal = self.kinds, self.horizontal
+        return [i for i in indices if kinds[i] == BODY and horizontal[i]]
+
+    def _is_para(self, i: int, width: float) -> bool:
+        line = self.lines[i]
+        if line.size < 0.85 * self.body_size or _width(line) < PARA_WIDTH * width:
+            return False
+        tokens = _TOKEN.findall(self.texts[i])
+        words = sum(1 for t in tokens if _WORD.search(t))
+        return words >= 4 and words * 2 >= len(tokens)
+
+    # -- furniture ------------------------------------------------------------------------
+    def _furniture(self) -> None:
+        lines, texts = self.lines, self.texts
+        edge_keys: dict[tuple[str, str], set[int]] = defaultdict(set)
+        edge_lines: list[tuple[str, str, int]] = []
+        for number, indices in self.by_page.items():
+            width, height = self.page_size.get(number, (0.0, 0.0))
+            if not width or not height:
+                continue
+            visible = [i for i in indices if self.kinds[i] != BLANK]
+            for i in visible:  # margin stamps: vertical text in a side margin
+                x0, _, x1, _ = lines[i].bbox
+                if _vertical(lines[i]) and (x1 <= MARGIN_BAND * width or x0 >= (1 - MARGIN_BAND) * width):
+                    self.kinds[i] = FURNITURE
+            horizontal = [i for i in visible if self.horizontal[i]]
+            if not horizontal:
+                continue
+            # line numbers of review copies: a column of bare numbers in a side margin
+            numbers = [
+                i for i in horizontal
+                if (lines[i].bbox[2] <= MARGIN_BAND * width or lines[i].bbox[0] >= (1 - MARGIN_BAND) * width)
+                and texts[i].strip().isdigit()
+            ]
+            if len(numbers) >= 5:
+                for i in numbers:
+                    self.kinds[i] = FURNITURE
+            rows = _rows(horizontal, lines)
+            top_rows = [r for r in rows[:2] if _row_box(r, lines)[3] <= EDGE_BAND * height]
+            bottom_rows = [r for r in rows[-2:] if _row_box(r, lines)[1] >= (1 - EDGE_BAND) * height]
+            for where, edge in (("top", top_rows), ("bottom", bottom_rows)):
+                for r, row in enumerate(edge):
+                    extreme = (r == 0) if where == "top" else (r == len(edge) - 1)
+                    for i in row:
+                        t = texts[i]
+                        if extreme and len(row) == 1 and _PAGE_NUMBER.match(t):
+                            self.kinds[i] = FURNITURE
+                            continue
+                        key = " ".join(_DIGITS.sub("#", t).lower().split())
+                        if len(key) >= 4:
+                            edge_keys[(where, key)].add(number)
+                            edge_lines.append((where, key, i))
+        pages = len(self.page_size)
+        if pages >= 3:
+            for where, key, i in edge_lines:
+                hits = len(edge_keys[(where, key)])
+                if hits >= 3 and hits * 4 >= pages:
+                    self.kinds[i] = FURNITURE
+
+    # -- one page -----------------------------------------------------------------------
+    def _page(self, number: int) -> None:
+        lines = self.lines
+        indices = self.by_page.get(number, [])
+        width, height = self.page_size.get(number, (0.0, 0.0))
+        if not indices or not width or not height:
+            return
+        for i in indices:  # text set at an angle inside the page: figure content
+            if self.kinds[i] == BODY and not self.horizontal[i]:
+                self.kinds[i] = FLOAT
+        free = self._free(indices)
+        scopes = self._columns(number, free)
+        for scope in scopes:
+            self._footnotes(scope, height)
+        for scope in scopes:
+            self._captions(scope)
+        for scope in scopes:
+            self._orphans(scope)
+        self._group_orphans(indices)
+
+    def _columns(self, number: int, free: list[int]) -> list[tuple[list[int], float]]:
+        """Split the page's lines into scopes (one, or left/right/spanning) with their
+        text widths. Two columns: most body-size lines fall on either side of a vertical
+        gutter that few of them cross."""
+        lines, size = self.lines, self.body_size
+        cands = [i for i in free if abs(lines[i].size - size) <= 0.15 * size and len(self.texts[i].strip()) >= 8]
+        cand_set, free_set = set(cands), set(free)
+        if not cands:
+            return [(free, 0.0)]
+        left = _percentile([lines[i].bbox[0] for i in cands], 0.05)
+        right = _percentile([lines[i].bbox[2] for i in cands], 0.95)
+        span = right - left
+        if span <= 0:
+            return [(free, 0.0)]
+        wide = sum(1 for i in cands if _width(lines[i]) >= 0.6 * span)
+        gutter = None
+        if len(cands) >= 8 and wide * 2 < len(cands):
+            best = None
+            x = left + 0.3 * span
+            while x <= left + 0.7 * span:
+                crossing = sum(1 for i in cands if lines[i].bbox[0] < x < lines[i].bbox[2])
+                if best is None or crossing < best[0]:
+                    best = (crossing, x, x)
+                elif crossing == best[0] and best[2] >= x - 2.5:
+                    best = (crossing, best[1], x)
+                x += 2.0
+            assert best is not None
+            crossing, g0, g1 = best
+            gx = (g0 + g1) / 2
+            on_left = sum(1 for i in cands if lines[i].bbox[2] <= gx and _width(lines[i]) >= 0.3 * span)
+            on_right = sum(1 for i in cands if lines[i].bbox[0] >= gx and _width(lines[i]) >= 0.3 * span)
+            if on_left >= 3 and on_right >= 3 and crossing * 10 <= 4 * len(cands):
+                gutter = gx
+        if gutter is None:
+            return [(free, span)]
+        self.two_column.add(number)
+        parts: dict[str, list[int]] = {"L": [], "R": [], "S": []}
+        for i in self.by_page[number]:
+            x0, _, x1, _ = lines[i].bbox
+            col = "L" if x1 <= gutter + 2 else "R" if x0 >= gutter - 2 else "S"
+            self.column[i] = col
+            if i in free_set:
+                parts[col].append(i)
+        widths = {}
+        for col, members in parts.items():
+            body = [i for i in members if i in cand_set] or members
+            if body:
+                widths[col] = _percentile([lines[i].bbox[2] for i in body], 0.95) - _percentile(
+                    [lines[i].bbox[0] for i in body], 0.05
+                )
+        widths["S"] = span
+        return [(parts[c], widths.get(c, span)) for c in ("L", "R", "S") if parts[c]]
+
+    def _footnotes(self, scope: tuple[list[int], float], height: float) -> None:
+        """Footnotes: the rows at the bottom of a column set in a smaller font, below
+        some body-size text, in the lower half of the page; a new note starts at a
+        marker (digit or symbol) at the start of a row."""
+        lines, texts = self.lines, self.texts
+        members = self._free(scope[0])
+        rows = _rows(members, lines)
+        small = SMALL_RATIO * self.body_size
+        zone: list[list[int]] = []
+        bounded = False
+        for row in reversed(rows):
+            if all(lines[i].size <= small for i in row) and _row_box(row, lines)[1] >= 0.45 * height:
+                zone.append(row)
+            else:
+                bounded = any(lines[i].size > small for i in row)
+                break
+        if not zone or not bounded:
+            return
+        zone.reverse()
+        while zone and not _FOOTNOTE_MARKER.match(texts[zone[0][0]]):
+            zone.pop(0)
+        if not zone:
+            return
+        left = min(lines[i].bbox[0] for row in zone for i in row)
+        flow = -1
+        prev_block = None
+        for row in zone:
+            first = row[0]
+            line = lines[first]
+            starts_note = _FOOTNOTE_MARKER.match(texts[first]) and (
+                flow < 0 or line.bbox[0] > left + 1.5 or line.block != prev_block
+            )
+            if starts_note:
+                flow = self._new_flow()
+            self._set(row, FOOTNOTE, flow)
+            prev_block = lines[row[-1]].block
+
+    def _captions(self, scope: tuple[list[int], float]) -> None:
+        """Captions and the figure or table they belong to: the caption paragraph, then
+        the rows on the content side (above for figures, below for tables, the other
+        side when that one is empty) up to running text, a heading or other material."""
+        lines, texts = self.lines, self.texts
+        members, width = scope
+        free = self._free(members)
+        rows = _rows(free, lines)
+        row_of = {i: r for r, row in enumerate(rows) for i in row}
+        starts = [row[0] for row in rows if _CAPTION.match(texts[row[0]])]
+        if not starts:
+            return
+        caption_blocks = {lines[i].block for i in starts}
+        para_blocks = {lines[i].block for i in free if lines[i].block not in caption_blocks and self._is_para(i, width)}
+        for start in starts:
+            if self.kinds[start] != BODY:
+                continue
+            r0 = row_of[start]
+            caption = list(rows[r0])
+            r1 = r0
+            size = lines[start].size
+            while r1 + 1 < len(rows):
+                nxt = rows[r1 + 1]
+                prev_box, box = _row_box(rows[r1], lines), _row_box(nxt, lines)
+                same_block = any(lines[i].block == lines[start].block for i in nxt)
+                if (
+                    _CAPTION.match(texts[nxt[0]])
+                    or box[1] - prev_box[3] > 0.8 * size
+                    or not (same_block or box[1] - prev_box[3] <= 0.35 * size)
+                    or any(abs(lines[i].size - size) > 0.15 * size for i in nxt)
+                    or self._cells(nxt) >= 3
+                ):
+                    break
+                caption.extend(nxt)
+                r1 += 1
+            self._set(caption, CAPTION, self._new_flow())
+            # lines of the caption's block above it belong to the figure
+            before = [i for i in free if lines[i].block == lines[start].block and self.kinds[i] == BODY
+                      and lines[i].bbox[3] <= lines[start].bbox[1] + 1]
+            up = _FIGURE_KINDS.count(_CAPTION.match(texts[start]).group("kind")[:3].lower()) > 0  # type: ignore[union-attr]
+            region = self._grow(rows, r0 - 1, -1, para_blocks) if up else self._grow(rows, r1 + 1, 1, para_blocks)
+            if not region and not before:
+                region = self._grow(rows, r1 + 1, 1, para_blocks) if up else self._grow(rows, r0 - 1, -1, para_blocks)
+            region = before + [i for i in region if i not in before]
+            if region:
+                self._set(region, FLOAT, self._new_flow())
+
+    def _cells(self, row: Sequence[int]) -> int:
+        """How many cells a row has: lines separated by gaps wider than the body size."""
+        lines = self.lines
+        cells = 1
+        for a, b in zip(row, row[1:]):
+            if lines[b].bbox[0] - lines[a].bbox[2] >= self.body_size:
+                cells += 1
+        return cells
+
+    def _grow(self, rows: list[list[int]], r: int, step: int, para_blocks: set[int]) -> list[int]:
+        lines, texts = self.lines, self.texts
+        out: list[int] = []
+        while 0 <= r < len(rows):
+            row = rows[r]
+            if any(self.kinds[i] != BODY for i in row):
+                break
+            if any(lines[i].block in para_blocks for i in row):
+                break
+            if max(lines[i].size for i in row) >= 1.15 * self.body_size and len(row) <= 2:
+                break
+            head = texts[row[0]]
+            if _SECTION_HEADING.match(head) and len(row) == 1:
+                break
+            if _SECTION_NUMBER.match(head) and len(row) == 2 and texts[row[1]][:1].isupper():
+                break
+            out.extend(row)
+            r += step
+        return out
+
+    def _orphans(self, scope: tuple[list[int], float]) -> None:
+        """Floats without a caption: small short labels alone on their row, and runs of
+        two or more rows with three or more cells (tables, author grids)."""
+        lines = self.lines
+        members, width = scope
+        free = self._free(members)
+        if not free:
+            return
+        rows = _rows(free, lines)
+        label = LABEL_RATIO * self.body_size
+        normal = [lines[i] for i in free if lines[i].size >= 0.9 * self.body_size]
+        for i in free:
+            line = lines[i]
+            if line.size > label or (width and _width(line) >= 0.5 * width):
+                continue
+            x0, y0, x1, y1 = line.bbox
+            attached = any(  # a superscript or subscript next to running text
+                min(y1, n.bbox[3]) > max(y0, n.bbox[1]) and n.bbox[0] - x1 <= self.body_size and x0 - n.bbox[2] <= self.body_size
+                for n in normal
+            )
+            if not attached:
+                self.kinds[i] = FLOAT
+        tabular = [self._cells(row) >= 3 and not any(self._is_para(i, width) for i in row) for row in rows]
+        r = 0
+        while r < len(rows):
+            if not tabular[r]:
+                r += 1
+                continue
+            end = r
+            while end + 1 < len(rows) and tabular[end + 1]:
+                end += 1
+            if end > r:
+                for row in rows[r : end + 1]:
+                    self._set(row, FLOAT)
+            r = end + 1
+
+    def _group_orphans(self, indices: list[int]) -> None:
+        """Give orphan floats a flow: one per run of consecutive lines in text order."""
+        flow = -1
+        prev_float = False
+        for i in indices:
+            if self.kinds[i] == BLANK:
+                continue
+            is_orphan = self.kinds[i] == FLOAT and self.flows[i] < 0
+            if is_orphan:
+                if not prev_float:
+                    flow = self._new_flow()
+                self.flows[i] = flow
+            prev_float = is_orphan
+
+    # -- results --------------------------------------------------------------------------
+    def roles(self) -> tuple[Role, ...]:
+        return tuple(Role(k, f) for k, f in zip(self.kinds, self.flows))
+
+    def body_order(self) -> list[int]:
+        """Body lines of all pages in reading order: pages in turn; on a two-column page
+        the bands between spanning lines, each left column then right column."""
+        out: list[int] = []
+        lines = self.lines
+        for page in self.document.pages:
+            indices = self.by_page.get(page.number, [])
+            body = [i for i in indices if self.kinds[i] == BODY]
+            if page.number not in self.two_column:
+                out.extend(body)
+                continue
+            spans = sorted(
+                _center_y(lines[i]) for i in indices if self.column[i] == "S" and self.kinds[i] not in (FURNITURE, BLANK)
+            )
+            keyed = []
+            for i in body:
+                c = _center_y(lines[i])
+                col = self.column[i]
+                if col == "S":
+                    keyed.append(((bisect_left(spans, c), 3), i))
+                else:
+                    keyed.append(((bisect_right(spans, c), 1 if col == "L" else 2), i))
+            keyed.sort()
+            out.extend(i for _, i in keyed)
+        return out
+
+    def other_flows(self) -> list[Flow]:
+        members: dict[int, list[int]] = defaultdict(list)
+        kinds: dict[int, str] = {}
+        for i, (kind, flow) in enumerate(zip(self.kinds, self.flows)):
+            if flow >= 0 and kind in (FOOTNOTE, CAPTION, FLOAT):
+                members[flow].append(i)
+                kinds[flow] = kind
+        return [Flow(kinds[f], tuple(members[f])) for f in sorted(members)]
+
+
+def classify(document: Document) -> tuple[Role, ...]:
+    """The :class:`Role` of every line of ``document`` (aligned with ``document.lines``)."""
+    return _Layout(document).roles()
+
+
+def flows(document: Document) -> list[Flow]:
+    """The flows of ``document`` in the order :func:`reading_order` emits them: the body
+    of all pages first, then every footnote, caption and float."""
+    layout = _Layout(document)
+    return [Flow(BODY, tuple(layout.body_order()))] + layout.other_flows()
+
+
+# ---------------------------------------------------------------------------------------
+# The reading-order text
+
+
+class _Builder:
+    def __init__(self, original: str) -> None:
+        self.original = original
+        self.parts: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.flags = array("H")
+        self.jumps: list[int] = []
+        self.length = 0
+        self.prev_end: int | None = None  # original offset where the last piece ended
+
+    def span(self, s: int, e: int) -> None:
+        if e <= s:
+            return
+        self.parts.append(self.original[s:e])
+        self.starts.extend(range(s, e))
+        self.ends.extend(range(s + 1, e + 1))
+        self.flags.extend([0] * (e - s))
+        self.length += e - s
+        self.prev_end = e
+
+    def separator(self, text: str) -> None:
+        pos = self.prev_end if self.prev_end is not None else 0
+        self.parts.append(text)
+        self.starts.extend([pos] * len(text))
+        self.ends.extend([pos] * len(text))
+        self.flags.extend([LAYOUT] * len(text))
+        self.length += len(text)
+
+    def line(self, s: int, e: int) -> None:
+        """Continue the current flow with original ``[s, e)``."""
+        prev = self.prev_end
+        if prev is not None and prev <= s and (prev == s or self.original[prev:s].isspace()):
+            self.span(prev, e)  # continues the text, maybe over blank lines and page breaks
+            return
+        if prev is not None:
+            self.separator(FLOW_SEPARATOR)
+            self.jumps.append(self.length)
+        self.span(s, e)
+
+    def barrier(self) -> None:
+        self.separator(FLOW_BARRIER)
+        self.prev_end = None
+        self.jumps.append(self.length)
+
+    def result(self) -> Normalized:
+        gaps = array("H", bytes(2 * (self.length + 1)))
+        for j in self.jumps:
+            gaps[j] |= LAYOUT
+        return Normalized(
+            text="".join(self.parts),
+            starts=self.starts,
+            ends=self.ends,
+            flags=self.flags,
+            gaps=gaps,
+            original_length=len(self.original),
+        )
+
+
+def reading_order(document: Document) -> Normalized:
+    """The document text in reading order, with an offset map back to ``document.text``.
+
+    The body flow of every page comes first (pages joined by their original whitespace
+    when nothing lies between, by a newline otherwise), then each footnote, caption and
+    float as its own flow. Flows are separated by ``"\\n\\x00\\n"``; furniture is left
+    out. Documents without line geometry (plain text, Markdown) come back unchanged.
+    """
+    if not document.lines:
+        return identity(document.text)
+    layout = _Layout(document)
+    lines = document.lines
+    out = _Builder(document.text)
+    for i in layout.body_order():
+        out.line(lines[i].start, lines[i].end)
+    for flow in layout.other_flows():
+        out.barrier()
+        for k, i in enumerate(flow.lines):
+            start, end = lines[i].start, lines[i].end
+            if k == 0 and flow.kind == FOOTNOTE:
+                cut = _raised_marker(document, start, end)
+                if cut is not None:  # "⁴To illustrate" reads "4 To illustrate"
+                    out.line(start, cut)
+                    out.separator(" ")
+                    start = cut
+            out.line(start, end)
+    return out.result()
+
+
+def _raised_marker(document: Document, start: int, end: int) -> int | None:
+    """Where the text of a footnote starts when its marker is set raised and glued to
+    the first word (``4To``): the offset after the marker, else None."""
+    line = document.text[start:end]
+    m = _FOOTNOTE_MARKER.match(line)
+    # only a marker that is a word character can glue to the word after it
+    if m is None or m.end() >= len(line) or not m.group().strip().isalnum() or not line[m.end()].isalnum():
+        return None
+    cut = start + m.end()
+    marker, first = document.char_box(cut - 1), document.char_box(cut)
+    if marker is None or first is None:
+        return None
+    height = first[3] - first[1]
+    if height <= 0 or marker[3] > first[3] - 0.15 * height:
+        return None
+    return cut

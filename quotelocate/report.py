@@ -1,0 +1,415 @@
+"""Charts and the offline HTML report of an evaluation.
+
+The altair charts here are shared by the workbench (``app.py``), the notebooks and the
+report, so all three draw the same figures from the same frames of an
+:class:`~quotelocate.evaluate.Evaluation`:
+
+* :func:`rates_chart`: false-reject rate against false-accept rate per config, with
+  95% intervals on both axes;
+* :func:`tag_heatmap`: the error rate of every config on every tag;
+* :func:`savings_chart`: the measured time saving per config, its interval and the
+  claimed target.
+
+:func:`render_html` writes one self-contained HTML file: charts are inlined as SVG
+(drawn by ``vl-convert``, no JavaScript and no network), tables are plain HTML, and
+every piece of user or document text goes through :func:`html.escape`.
+
+>>> import pandas as pd
+>>> verdicts = pd.DataFrame({"config": ["a", "b"], "id": ["q1", "q1"], "label": ["faithful"] * 2,
+...                          "accepted": [True, False], "status": ["exact", "not-found"],
+...                          "cause": [None, "word-changed"], "text": ["x", "x"]})
+>>> verdict_flips(verdicts, "a", "b")[["id", "accepted_a", "accepted_b"]].to_dict("records")
+[{'id': 'q1', 'accepted_a': True, 'accepted_b': False}]
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import json
+import math
+import platform
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+import altair as alt
+import pandas as pd
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .evaluate import Evaluation
+
+HOW_MEASURED = (
+    "False-reject rate is the share of faithful quotes a config rejects and false-accept "
+    "rate the share of fabricated quotes it accepts, each with a 95% Wilson score "
+    "interval over the quotes of the set; anchor accuracy is the share of accepted "
+    "faithful quotes whose span equals the labelled anchor. Latency is wall-clock time "
+    "per quote on one core, p50/p95/p99 over every quote and repeat after one warm-up; "
+    "throughput is quotes per second at that latency; index build time is the time to "
+    "normalize and index the paper once per config. Time savings combine the measured "
+    "rates with the stated per-quote review and re-run costs."
+)
+
+_RATE_COLUMNS = ("false_reject", "fr_low", "fr_high", "false_accept", "fa_low", "fa_high")
+
+
+# ---------------------------------------------------------------------------------------
+# Frames
+
+
+def verdict_flips(verdicts: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """Quotes whose acceptance differs between configs ``a`` and ``b``: one row per
+    quote with ``id``, ``label``, ``text`` and ``accepted``/``status``/``cause`` of each
+    side suffixed ``_a`` and ``_b``."""
+    keep = [c for c in ("id", "label", "text", "accepted", "status", "cause") if c in verdicts.columns]
+    left = verdicts.loc[verdicts["config"] == a, keep]
+    right = verdicts.loc[verdicts["config"] == b, [c for c in keep if c not in ("label", "text")]]
+    both = left.merge(right, on="id", suffixes=("_a", "_b"))
+    return both.loc[both["accepted_a"] != both["accepted_b"]].reset_index(drop=True)
+
+
+def errors(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """Verdicts that are wrong: faithful quotes rejected and fabricated ones accepted."""
+    wrong = ((verdicts["label"] == "faithful") & ~verdicts["accepted"].astype(bool)) | (
+        (verdicts["label"] == "fabricated") & verdicts["accepted"].astype(bool)
+    )
+    return verdicts.loc[wrong].reset_index(drop=True)
+
+
+def format_rate(value: float, low: float | None = None, high: float | None = None) -> str:
+    """``'3.2% [1.1-7.9]'``; ``'n/a'`` for a missing value.
+
+    >>> format_rate(0.032, 0.011, 0.079)
+    '3.2% [1.1\u20137.9]'
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    out = f"{100 * value:.1f}%"
+    if low is not None and high is not None and not (math.isnan(low) or math.isnan(high)):
+        out += f" [{100 * low:.1f}\u2013{100 * high:.1f}]"
+    return out
+
+
+def metrics_table(metrics: pd.DataFrame) -> pd.DataFrame:
+    """The metrics frame as display strings, one row per config."""
+    rows = []
+    for r in metrics.to_dict("records"):
+        row = {
+            "config": r.get("config"),
+            "false reject": format_rate(r.get("false_reject"), r.get("fr_low"), r.get("fr_high")),
+            "false accept": format_rate(r.get("false_accept"), r.get("fa_low"), r.get("fa_high")),
+        }
+        if "anchor_accuracy" in r:
+            row["anchor accuracy"] = format_rate(r.get("anchor_accuracy"))
+        if "throughput_qps" in r:
+            row["quotes/s"] = _num(r.get("throughput_qps"), "{:,.0f}")
+        for key, label in (("p50_ms", "p50 ms"), ("p95_ms", "p95 ms"), ("p99_ms", "p99 ms"), ("build_ms", "index build ms")):
+            if key in r:
+                row[label] = _num(r.get(key), "{:.2f}" if key != "build_ms" else "{:.0f}")
+        row["rules"] = r.get("rules", "")
+        row["fingerprint"] = r.get("fingerprint", "")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _num(value: Any, fmt: str) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return fmt.format(value)
+
+
+# ---------------------------------------------------------------------------------------
+# Charts
+
+
+def rates_chart(metrics: pd.DataFrame, *, width: int = 420, height: int = 300) -> alt.Chart:
+    """False-reject rate (y) against false-accept rate (x) per config, 95% intervals on
+    both axes; the ideal point is the bottom-left corner."""
+    data = metrics.loc[:, [c for c in ("config", "rules", *_RATE_COLUMNS) if c in metrics.columns]].copy()
+    for c in _RATE_COLUMNS:
+        data[c] = data[c].astype(float)
+    base = alt.Chart(data)
+    x = alt.X("false_accept:Q", title="false-accept rate (fabricated accepted)", axis=alt.Axis(format="%"),
+              scale=alt.Scale(domainMin=0))
+    y = alt.Y("false_reject:Q", title="false-reject rate (faithful rejected)", axis=alt.Axis(format="%"),
+              scale=alt.Scale(domainMin=0))
+    color = alt.Color("config:N", title="config")
+    tooltip = [alt.Tooltip("config:N"), alt.Tooltip("false_reject:Q", format=".1%"),
+               alt.Tooltip("false_accept:Q", format=".1%")]
+    points = base.mark_point(filled=True, size=80).encode(x=x, y=y, color=color, tooltip=tooltip)
+    fr_bars = base.mark_rule().encode(x="false_accept:Q", y="fr_low:Q", y2="fr_high:Q", color=color)
+    fa_bars = base.mark_rule().encode(y="false_reject:Q", x="fa_low:Q", x2="fa_high:Q", color=color)
+    labels = base.mark_text(align="left", dx=7, dy=-7, fontSize=11).encode(x=x, y=y, text="config:N")
+    return (fr_bars + fa_bars + points + labels).properties(
+        width=width, height=height, title="False reject vs false accept (95% intervals)"
+    )
+
+
+def rates_bars(metrics: pd.DataFrame, *, width: int = 380) -> alt.Chart:
+    """Both rates per config side by side as bars with 95% interval whiskers."""
+    rows = []
+    for r in metrics.to_dict("records"):
+        rows.append({"config": r["config"], "rate": "false reject", "value": r["false_reject"],
+                     "low": r["fr_low"], "high": r["fr_high"]})
+        rows.append({"config": r["config"], "rate": "false accept", "value": r["false_accept"],
+                     "low": r["fa_low"], "high": r["fa_high"]})
+    data = pd.DataFrame(rows)
+    order = list(dict.fromkeys(metrics["config"]))
+    base = alt.Chart(data).encode(y=alt.Y("config:N", sort=order, title=None))
+    bars = base.mark_bar(opacity=0.7).encode(x=alt.X("value:Q", title="rate", axis=alt.Axis(format="%")),
+                                             color=alt.Color("rate:N", legend=None))
+    whiskers = base.mark_rule().encode(x="low:Q", x2="high:Q")
+    return (bars + whiskers).properties(width=width / 2, height=max(60, 22 * len(order))).facet(
+        column=alt.Column("rate:N", title=None)
+    ).properties(title="Both rates with 95% intervals")
+
+
+def tag_heatmap(by_tag: pd.DataFrame, *, cell: int = 22) -> alt.Chart:
+    """Error rate of each config (rows) on each tag (columns): the false-reject rate
+    on faithful tags and the false-accept rate on fabricated tags."""
+    data = by_tag.copy()
+    data["rate"] = data["rate"].astype(float)
+    data["cell"] = [format_rate(r) for r in data["rate"]]
+    configs = list(dict.fromkeys(data["config"]))
+    base = alt.Chart(data).encode(
+        x=alt.X("tag:N", title=None, axis=alt.Axis(labelAngle=-45)),
+        y=alt.Y("config:N", sort=configs, title=None),
+        tooltip=["config:N", "label:N", "tag:N", "n:Q", alt.Tooltip("rate:Q", format=".1%"),
+                 alt.Tooltip("low:Q", format=".1%"), alt.Tooltip("high:Q", format=".1%")],
+    )
+    rect = base.mark_rect().encode(
+        color=alt.Color("rate:Q", title="error rate", scale=alt.Scale(domain=[0, 1], scheme="orangered"))
+    )
+    text = base.mark_text(fontSize=9).encode(
+        text="cell:N", color=alt.condition(alt.datum.rate > 0.5, alt.value("white"), alt.value("black"))
+    )
+    charts = []
+    for label in ("faithful", "fabricated"):
+        part = data.loc[data["label"] == label]
+        if part.empty:
+            continue
+        title = "faithful: false-reject rate" if label == "faithful" else "fabricated: false-accept rate"
+        n_tags = part["tag"].nunique()
+        charts.append(
+            (rect + text).transform_filter(alt.datum.label == label).properties(
+                width=cell * 2 * n_tags, height=cell * len(configs), title=title
+            )
+        )
+    if not charts:
+        return alt.Chart(pd.DataFrame({"x": []})).mark_text()
+    return alt.vconcat(*charts).resolve_scale(color="shared")
+
+
+def savings_chart(savings: pd.DataFrame, *, width: int = 380) -> alt.Chart:
+    """Measured saving per config with its 95% interval and the claimed target."""
+    data = savings.copy()
+    for c in ("saving", "saving_low", "saving_high", "target"):
+        data[c] = data[c].astype(float)
+    order = list(dict.fromkeys(data["config"]))
+    base = alt.Chart(data).encode(y=alt.Y("config:N", sort=order, title=None))
+    x = alt.X("saving:Q", title="time saved vs baseline", axis=alt.Axis(format="%"))
+    bars = base.mark_bar(opacity=0.7).encode(
+        x=x, color=alt.Color("holds:N", title="meets target",
+                             scale=alt.Scale(domain=[True, False], range=["#2a9d8f", "#e76f51"])),
+        tooltip=["config:N", alt.Tooltip("saving:Q", format=".1%"), alt.Tooltip("saving_low:Q", format=".1%"),
+                 alt.Tooltip("saving_high:Q", format=".1%"), alt.Tooltip("target:Q", format=".1%")],
+    )
+    whiskers = base.mark_rule().encode(x="saving_low:Q", x2="saving_high:Q")
+    target = alt.Chart(data.head(1)).mark_rule(color="black", strokeDash=[4, 3]).encode(x="target:Q")
+    return (bars + whiskers + target).properties(
+        width=width, height=max(60, 26 * len(order)), title="Time saved (95% interval) vs claimed target (dashed)"
+    )
+
+
+def chart_svg(chart: alt.TopLevelMixin) -> str:
+    """An altair chart as standalone SVG markup (no JavaScript, no network)."""
+    import vl_convert as vlc
+
+    svg = vlc.vegalite_to_svg(chart.to_dict())
+    return svg[svg.index("<svg"):] if "<svg" in svg else svg
+
+
+# ---------------------------------------------------------------------------------------
+# HTML
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1100px;
+color:#1b1b1b;line-height:1.45;padding:0 1rem}
+h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0;width:100%}
+th,td{border:1px solid #ddd;padding:.25rem .45rem;text-align:left;vertical-align:top}
+th{background:#f4f4f4}td.q{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;
+word-break:break-word}.muted{color:#666;font-size:.85rem}.chart{overflow-x:auto;margin:.5rem 0}
+.ok{color:#1d7a5f;font-weight:600}.bad{color:#b3361b;font-weight:600}
+"""
+
+
+def _e(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, (list, tuple)):
+        value = ", ".join(str(v) for v in value)
+    return html.escape(str(value), quote=True)
+
+
+def html_table(frame: pd.DataFrame, *, text_columns: Iterable[str] = ("text",), max_rows: int | None = None) -> str:
+    """A frame as an HTML table; every cell is escaped."""
+    text_columns = set(text_columns)
+    if max_rows is not None:
+        frame = frame.head(max_rows)
+    head = "".join(f"<th>{_e(c)}</th>" for c in frame.columns)
+    body = []
+    for row in frame.itertuples(index=False):
+        cells = []
+        for col, value in zip(frame.columns, row):
+            cls = ' class="q"' if col in text_columns else ""
+            cells.append(f"<td{cls}>{_e(value)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _meta_rows(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
+    rows = []
+    for key, value in meta.items():
+        if isinstance(value, (dict, list, tuple)):
+            value = json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+        rows.append((str(key), str(value)))
+    return rows
+
+
+def _versions() -> dict[str, str]:
+    from . import __version__
+
+    out = {"quotelocate": __version__, "python": platform.python_version(), "pandas": pd.__version__,
+           "altair": alt.__version__}
+    try:
+        import pymupdf
+
+        out["pymupdf"] = pymupdf.VersionBind
+    except Exception:  # pragma: no cover - pymupdf is a dependency
+        pass
+    return out
+
+
+def render_html(
+    evaluation: "Evaluation",
+    *,
+    title: str | None = None,
+    max_error_rows: int = 500,
+    generated: _dt.datetime | None = None,
+) -> str:
+    """One self-contained, offline HTML report of ``evaluation``.
+
+    Holds the run metadata (quote set, paper hash, rules fingerprints, versions, date),
+    a sentence on how the figures were measured, the metrics table, the rates chart, the
+    per-tag heatmap, the ablation table, the time-savings verdict when present, and
+    every misjudged quote (up to ``max_error_rows``). Charts are inline SVG; the file
+    loads no script and nothing from the network. All text is HTML-escaped.
+    """
+    meta = dict(getattr(evaluation, "meta", {}) or {})
+    generated = generated or _dt.datetime.now(_dt.timezone.utc)
+    set_name = meta.get("set") or meta.get("quote_set") or meta.get("name") or "quote set"
+    if isinstance(set_name, Mapping):
+        set_name = set_name.get("name", "quote set")
+    title = title or f"quotelocate evaluation: {set_name}"
+    parts: list[str] = []
+    add = parts.append
+    add("<!DOCTYPE html>")
+    add('<html lang="en"><head><meta charset="utf-8">')
+    add('<meta name="viewport" content="width=device-width, initial-scale=1">')
+    add("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">")
+    add(f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>")
+    add(f"<h1>{_e(title)}</h1>")
+    add(f'<p class="muted">Generated {_e(generated.strftime("%Y-%m-%d %H:%M:%S %Z"))} by quotelocate. '
+        "This file is self-contained: it loads nothing from the network.</p>")
+
+    metrics = evaluation.metrics
+    verdicts = evaluation.verdicts
+
+    # headline
+    add("<h2>Summary</h2>")
+    add(f"<p>{_e(HOW_MEASURED)}</p>")
+    add(html_table(metrics_table(metrics), text_columns=()))
+
+    add("<h2>False reject vs false accept</h2>")
+    add(f'<div class="chart">{chart_svg(rates_chart(metrics))}</div>')
+
+    by_tag = getattr(evaluation, "by_tag", None)
+    if by_tag is not None and len(by_tag):
+        add("<h2>Error rate per tag</h2>")
+        add('<p class="muted">Faithful tags show the false-reject rate, fabricated tags the false-accept rate.</p>')
+        add(f'<div class="chart">{chart_svg(tag_heatmap(by_tag))}</div>')
+
+    ablation = getattr(evaluation, "ablation", None)
+    if ablation is not None and len(ablation):
+        add("<h2>Ablation</h2>")
+        add('<p class="muted">Change in each rate when one rule is changed, with the exact McNemar p-value '
+            "over the paired verdicts.</p>")
+        add(html_table(_round_frame(ablation), text_columns=()))
+
+    savings = getattr(evaluation, "savings", None)
+    if savings is not None and len(savings):
+        add("<h2>Time savings</h2>")
+        for line in savings_sentences(savings):
+            add(f"<p>{_e(line)}</p>")
+        add(f'<div class="chart">{chart_svg(savings_chart(savings))}</div>')
+        add(html_table(_round_frame(savings), text_columns=()))
+
+    wrong = errors(verdicts)
+    add("<h2>Misjudged quotes</h2>")
+    if wrong.empty:
+        add("<p>No faithful quote was rejected and no fabricated quote was accepted.</p>")
+    else:
+        cols = [c for c in ("config", "id", "label", "tags", "status", "cause", "text") if c in wrong.columns]
+        more = f" (first {max_error_rows} of {len(wrong)})" if len(wrong) > max_error_rows else ""
+        add(f"<p>{len(wrong)} misjudged verdicts{_e(more)}.</p>")
+        add(html_table(wrong[cols], max_rows=max_error_rows))
+
+    add("<h2>Run metadata</h2>")
+    rows = _meta_rows(meta)
+    fps = metrics[[c for c in ("config", "fingerprint", "rules") if c in metrics.columns]]
+    rows += [(f"rules fingerprint: {r['config']}", f"{r.get('fingerprint', '')}  {r.get('rules', '')}")
+             for r in fps.to_dict("records")]
+    rows += [(f"version: {k}", v) for k, v in _versions().items()]
+    add("<table><tbody>" + "".join(f"<tr><th>{_e(k)}</th><td class=\"q\">{_e(v)}</td></tr>" for k, v in rows)
+        + "</tbody></table>")
+    add("</body></html>")
+    return "\n".join(parts)
+
+
+def savings_sentences(savings: pd.DataFrame) -> list[str]:
+    """One sentence per config: the measured saving, its interval, and whether it
+    meets the claimed target."""
+    out = []
+    for r in savings.to_dict("records"):
+        verdict = "meets" if bool(r.get("holds")) else "does not meet"
+        out.append(
+            f"{r['config']} saves {format_rate(r['saving'], r.get('saving_low'), r.get('saving_high'))} of the "
+            f"time spent with {r.get('baseline', 'the baseline')}; this {verdict} the claimed "
+            f"{format_rate(r.get('target'))} (the whole 95% interval must clear it)."
+        )
+    return out
+
+
+def _round_frame(frame: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
+    out = frame.copy()
+    for c in out.columns:
+        if pd.api.types.is_float_dtype(out[c]):
+            out[c] = out[c].round(digits)
+    return out
+
+
+__all__ = [
+    "HOW_MEASURED",
+    "chart_svg",
+    "errors",
+    "format_rate",
+    "html_table",
+    "metrics_table",
+    "rates_bars",
+    "rates_chart",
+    "render_html",
+    "savings_chart",
+    "savings_sentences",
+    "tag_heatmap",
+    "verdict_flips",
+]

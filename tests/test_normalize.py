@@ -1,0 +1,119 @@
+"""Each normalization rule on its own, the offset map, presets and fingerprints."""
+
+from __future__ import annotations
+
+import pytest
+
+from quotelocate.errors import ConfigError
+from quotelocate.normalize import (
+    PRESETS,
+    Context,
+    Rules,
+    find_furniture,
+    normalize,
+    normalize_quote,
+    preset,
+)
+
+R = Rules
+
+
+@pytest.mark.parametrize(
+    "text,rules,expected",
+    [
+        ("a\n  b\t\tc", R(whitespace=True), "a b c"),
+        ("‘making’ “it”", R(quotes=True), "'making' \"it\""),
+        ("co\u00adoperate zero\u200bwidth", R(invisible=True), "cooperate zerowidth"),
+        ("eﬃcient ﬁne", R(unicode="ligatures"), "efficient fine"),
+        ("ϵ ﬁ ＡＢＣ …", R(unicode="nfkc"), "ε fi ABC ..."),
+        ("10² x₂ ½", R(unicode="nfkc"), "10² x₂ ½"),  # never turned into plain digits
+        ("transduc-\ntion", R(hyphenation="drop"), "transduction"),
+        ("English-\nto-German", R(hyphenation="keep"), "English-to-German"),
+        ("2-\n3", R(hyphenation="drop", whitespace=True), "2- 3"),  # never across digits
+        ("cafe\u0301", R(unicode="nfkc"), "café"),
+    ],
+)
+def test_rule(text, rules, expected):
+    assert normalize(text, rules).text == expected
+    assert normalize_quote(text, rules)[0] == expected.strip()
+
+
+def test_offset_map_points_back_to_original():
+    text = "The ﬁrst trans-\nduction\n  model"
+    n = normalize(text, PRESETS["recommended"].replace(hyphenation="drop"))
+    assert n.text == "The first transduction model"
+    i = n.text.index("first")
+    assert n.span(i, i + 5) == (4, 8)  # the ligature glyph counts as one original char
+    j = n.text.index("transduction")
+    s, e = n.span(j, j + len("transduction"))
+    assert text[s:e] == "trans-\nduction"
+
+
+def test_hyphen_both_marks_optional_break():
+    n = normalize("state-\nof-the-art", R(hyphenation="both"))
+    assert n.text == "state-of-the-art"
+    assert n.optional_positions == [5]
+
+
+def test_page_numbers_need_consistent_offsets():
+    pages = ["Intro text\n1\n", "1\nIntroduction and more\n2\n", "body goes on\n3\n"]
+    text = "\f".join(pages)
+    starts, pos = [], 0
+    for p in pages:
+        starts.append(pos)
+        pos += len(p) + 1
+    spans = find_furniture(text, starts)
+    removed = [text[s:e] for s, e in spans]
+    assert removed == ["1", "2", "3"]
+    # the section number "1" at the top of page 2 is kept
+    assert text.index("1\nIntroduction") not in [s for s, _ in spans]
+
+
+def test_running_header_and_arxiv_stamp():
+    pages = [f"Draft Paper Title\nbody {i} text\n{i + 1}\n" for i in range(4)]
+    pages[0] += "arXiv:2601.00001v1  [cs.CL]  1 Jan 2026\n"
+    text = "\f".join(pages)
+    starts, pos = [], 0
+    for p in pages:
+        starts.append(pos)
+        pos += len(p) + 1
+    n = normalize(text, R(furniture=True, whitespace=True), context=Context(page_starts=tuple(starts)))
+    assert "Draft Paper Title" not in n.text and "arXiv" not in n.text
+    assert "body 0 text body 1 text" in n.text
+
+
+def test_fingerprint_is_stable_and_distinct():
+    # A changed fingerprint means stored verdicts can no longer be audited: change
+    # SEMANTICS_VERSION deliberately when rules change behaviour, then update this.
+    assert PRESETS["recommended"].fingerprint == Rules(
+        quotes=True, whitespace=True, invisible=True, unicode="nfkc", hyphenation="both", furniture=True
+    ).fingerprint
+    prints = {r.fingerprint for r in PRESETS.values()}
+    assert len(prints) == len(PRESETS)
+    assert PRESETS["exact"].fingerprint.startswith("ql1-")
+    assert Rules.from_dict(PRESETS["recommended"].to_dict()) == PRESETS["recommended"]
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"unicode": "nfkd"}, {"hyphenation": "maybe"}, {"whitespace": "yes"}, {"min_chars": -1}]
+)
+def test_bad_rules_are_config_errors(kwargs):
+    with pytest.raises(ConfigError):
+        Rules(**kwargs)
+
+
+def test_unknown_preset_and_field():
+    with pytest.raises(ConfigError, match="unknown preset"):
+        preset("lenient")
+    with pytest.raises(ConfigError, match="unknown field"):
+        Rules.from_dict({"lowercase": True})
+
+
+def test_fast_verdict_equals_dataclass_init():
+    from quotelocate import Document, Locator
+    from quotelocate.locate import Verdict
+
+    doc = Document.from_text("Attention is all you need, the authors wrote.")
+    v = Locator(doc).locate("Attention is all you need")
+    rebuilt = Verdict(**{k: v.__dict__[k] for k in Verdict.__dataclass_fields__})
+    assert rebuilt == v and v.accepted and v.boxes == ()
