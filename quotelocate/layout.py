@@ -20,6 +20,12 @@ no quote can run from one flow into another. Every character maps back to its of
 the piece before them and carry the ``LAYOUT`` flag, and the first character after every
 jump in the original text carries a ``LAYOUT`` gap so a match over it is reported as
 several spans.
+
+Documents without geometry (plain text, Markdown) are read as they are:
+
+>>> from quotelocate.document import Document
+>>> reading_order(Document.from_text("No geometry here.")).text
+'No geometry here.'
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ KINDS = (BODY, FOOTNOTE, CAPTION, FLOAT, FURNITURE, BLANK)
 SMALL_RATIO = 0.93
 """A line whose size is at most this share of the body size is in a smaller font."""
 LABEL_RATIO = 0.8
-"""Lines at most this share of the body size, short and alone on their row, are labels."""
+"""Short lines at most this share of the body size, not next to running text, are labels."""
 EDGE_BAND = 0.15
 """Share of the page height at top and bottom where page numbers and running heads sit."""
 MARGIN_BAND = 0.12
@@ -91,7 +97,7 @@ _FOOTNOTE_MARKER = re.compile(
     r"|[\u00b9\u00b2\u00b3\u2070-\u2079])"
 )
 _PAGE_NUMBER = re.compile(
-    r"^\s*(?:page\s+)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?"
+    r"^\s*(?:page\s+)?[-\u2013\u2014]?\s*(?P<n>\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?"
     r"(?:\s*(?:of|/)\s*\d{1,4})?\s*$",
     re.I,
 )
@@ -195,6 +201,7 @@ class _Layout:
         self.kinds = [BODY] * len(lines)
         self.flows = [-1] * len(lines)
         self.column = ["A"] * len(lines)  # A: single column; L, R: columns; S: spans both
+        self.text_width = [0.0] * len(lines)  # width of the column (or page text) a line is in
         self.two_column: set[int] = set()
         self._next_flow = 0
         self.by_page: dict[int, list[int]] = defaultdict(list)
@@ -223,19 +230,25 @@ class _Layout:
         kinds, horizontal = self.kinds, self.horizontal
         return [i for i in indices if kinds[i] == BODY and horizontal[i]]
 
-    def _is_para(self, i: int, width: float) -> bool:
-        line = self.lines[i]
-        if line.size < 0.85 * self.body_size or _width(line) < PARA_WIDTH * width:
-            return False
+    def _wordy(self, i: int, least: int) -> bool:
+        """At least ``least`` words, and words are at least half the tokens."""
         tokens = _TOKEN.findall(self.texts[i])
         words = sum(1 for t in tokens if _WORD.search(t))
-        return words >= 4 and words * 2 >= len(tokens)
+        return words >= least and words * 2 >= len(tokens)
+
+    def _is_para(self, i: int) -> bool:
+        """Running text: body-like size, most of its column wide, made of words."""
+        line = self.lines[i]
+        if line.size < 0.85 * self.body_size or _width(line) < PARA_WIDTH * self.text_width[i]:
+            return False
+        return self._wordy(i, 4)
 
     # -- furniture ------------------------------------------------------------------------
     def _furniture(self) -> None:
         lines, texts = self.lines, self.texts
         edge_keys: dict[tuple[str, str], set[int]] = defaultdict(set)
         edge_lines: list[tuple[str, str, int]] = []
+        numbers_found: list[tuple[int, int, int | None, list[int]]] = []
         for number, indices in self.by_page.items():
             width, height = self.page_size.get(number, (0.0, 0.0))
             if not width or not height:
@@ -265,19 +278,43 @@ class _Layout:
                     extreme = (r == 0) if where == "top" else (r == len(edge) - 1)
                     for i in row:
                         t = texts[i]
-                        if extreme and len(row) == 1 and _PAGE_NUMBER.match(t):
-                            self.kinds[i] = FURNITURE
+                        m = _PAGE_NUMBER.match(t) if extreme else None
+                        if m:
+                            value = int(m.group("n")) if m.group("n").isdigit() else None
+                            numbers_found.append((i, number, value, row))
                             continue
                         key = " ".join(_DIGITS.sub("#", t).lower().split())
                         if len(key) >= 4:
                             edge_keys[(where, key)].add(number)
                             edge_lines.append((where, key, i))
+        # page numbers: a bare number alone on the outermost row, or one whose value
+        # minus the page's index agrees with most such numbers (then the rest of its row
+        # is the running head or foot it is printed in)
+        votes = Counter(value - number for _, number, value, _ in numbers_found if value is not None)
+        best = votes.most_common(1)[0] if votes else (None, 0)
+        for i, number, value, row in numbers_found:
+            agrees = value is not None and best[1] >= 2 and value - number == best[0]
+            if len(row) == 1 or agrees:
+                self.kinds[i] = FURNITURE
+            if agrees and len(row) <= 3:
+                for j in row:
+                    self.kinds[j] = FURNITURE
         pages = len(self.page_size)
-        if pages >= 3:
-            for where, key, i in edge_lines:
-                hits = len(edge_keys[(where, key)])
-                if hits >= 3 and hits * 4 >= pages:
-                    self.kinds[i] = FURNITURE
+        if pages < 3:
+            return
+        # a running head recurs on enough pages at the same height in the same size
+        places: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
+        for where, key, i in edge_lines:
+            places[(where, key)].append((lines[i].bbox[1], lines[i].size))
+        for where, key, i in edge_lines:
+            hits = len(edge_keys[(where, key)])
+            if hits < 3 or hits * 4 < pages:
+                continue
+            ys = sorted(y for y, _ in places[(where, key)])
+            sizes = sorted(sz for _, sz in places[(where, key)])
+            y, size = ys[len(ys) // 2], sizes[len(sizes) // 2]
+            if abs(lines[i].bbox[1] - y) <= 6 and abs(lines[i].size - size) <= 1:
+                self.kinds[i] = FURNITURE
 
     # -- one page -----------------------------------------------------------------------
     def _page(self, number: int) -> None:
@@ -293,8 +330,12 @@ class _Layout:
         scopes = self._columns(number, free)
         for scope in scopes:
             self._footnotes(scope, height)
-        for scope in scopes:
-            self._captions(scope)
+        for members, _ in scopes:
+            if members and self.column[members[0]] == "S":
+                # a caption across both columns: its figure may span the gutter too
+                self._captions(free, starts_in=set(members))
+            else:
+                self._captions(members)
         for scope in scopes:
             self._orphans(scope)
         self._group_orphans(indices)
@@ -304,7 +345,7 @@ class _Layout:
         text widths. Two columns: most body-size lines fall on either side of a vertical
         gutter that few of them cross."""
         lines, size = self.lines, self.body_size
-        cands = [i for i in free if abs(lines[i].size - size) <= 0.15 * size and len(self.texts[i].strip()) >= 8]
+        cands = [i for i in free if abs(lines[i].size - size) <= 0.15 * size and self._wordy(i, 3)]
         cand_set, free_set = set(cands), set(free)
         if not cands:
             return [(free, 0.0)]
@@ -313,6 +354,8 @@ class _Layout:
         span = right - left
         if span <= 0:
             return [(free, 0.0)]
+        for i in free:
+            self.text_width[i] = span
         wide = sum(1 for i in cands if _width(lines[i]) >= 0.6 * span)
         gutter = None
         if len(cands) >= 8 and wide * 2 < len(cands):
@@ -350,6 +393,9 @@ class _Layout:
                     [lines[i].bbox[0] for i in body], 0.05
                 )
         widths["S"] = span
+        for col, members in parts.items():
+            for i in members:
+                self.text_width[i] = widths.get(col, span)
         return [(parts[c], widths.get(c, span)) for c in ("L", "R", "S") if parts[c]]
 
     def _footnotes(self, scope: tuple[list[int], float], height: float) -> None:
@@ -363,12 +409,15 @@ class _Layout:
         zone: list[list[int]] = []
         bounded = False
         for row in reversed(rows):
+            if _CAPTION.match(texts[row[0]]):  # a float sits above the notes
+                bounded = True
+                break
             if all(lines[i].size <= small for i in row) and _row_box(row, lines)[1] >= 0.45 * height:
                 zone.append(row)
             else:
                 bounded = any(lines[i].size > small for i in row)
                 break
-        if not zone or not bounded:
+        if not zone or not bounded or any(self._cells(row) >= 3 for row in zone):
             return
         zone.reverse()
         while zone and not _FOOTNOTE_MARKER.match(texts[zone[0][0]]):
@@ -389,20 +438,23 @@ class _Layout:
             self._set(row, FOOTNOTE, flow)
             prev_block = lines[row[-1]].block
 
-    def _captions(self, scope: tuple[list[int], float]) -> None:
+    def _captions(self, members: list[int], starts_in: set[int] | None = None) -> None:
         """Captions and the figure or table they belong to: the caption paragraph, then
         the rows on the content side (above for figures, below for tables, the other
-        side when that one is empty) up to running text, a heading or other material."""
+        side when that one is empty) up to running text, a heading or other material.
+        ``starts_in`` limits where a caption may start (default: anywhere in ``members``)."""
         lines, texts = self.lines, self.texts
-        members, width = scope
         free = self._free(members)
         rows = _rows(free, lines)
         row_of = {i: r for r, row in enumerate(rows) for i in row}
-        starts = [row[0] for row in rows if _CAPTION.match(texts[row[0]])]
+        starts = [
+            row[0] for row in rows
+            if _CAPTION.match(texts[row[0]]) and (starts_in is None or row[0] in starts_in)
+        ]
         if not starts:
             return
         caption_blocks = {lines[i].block for i in starts}
-        para_blocks = {lines[i].block for i in free if lines[i].block not in caption_blocks and self._is_para(i, width)}
+        para_blocks = {lines[i].block for i in free if lines[i].block not in caption_blocks and self._is_para(i)}
         for start in starts:
             if self.kinds[start] != BODY:
                 continue
@@ -428,7 +480,8 @@ class _Layout:
             # lines of the caption's block above it belong to the figure
             before = [i for i in free if lines[i].block == lines[start].block and self.kinds[i] == BODY
                       and lines[i].bbox[3] <= lines[start].bbox[1] + 1]
-            up = _FIGURE_KINDS.count(_CAPTION.match(texts[start]).group("kind")[:3].lower()) > 0  # type: ignore[union-attr]
+            match = _CAPTION.match(texts[start])
+            up = match is not None and match.group("kind")[:3].lower() in _FIGURE_KINDS
             region = self._grow(rows, r0 - 1, -1, para_blocks) if up else self._grow(rows, r1 + 1, 1, para_blocks)
             if not region and not before:
                 region = self._grow(rows, r1 + 1, 1, para_blocks) if up else self._grow(rows, r0 - 1, -1, para_blocks)
@@ -466,8 +519,9 @@ class _Layout:
         return out
 
     def _orphans(self, scope: tuple[list[int], float]) -> None:
-        """Floats without a caption: small short labels alone on their row, and runs of
-        two or more rows with three or more cells (tables, author grids)."""
+        """Floats without a caption: small short labels that are not a superscript or
+        subscript next to running text, and runs of two or more rows with three or more
+        cells (tables, author grids)."""
         lines = self.lines
         members, width = scope
         free = self._free(members)
@@ -487,7 +541,7 @@ class _Layout:
             )
             if not attached:
                 self.kinds[i] = FLOAT
-        tabular = [self._cells(row) >= 3 and not any(self._is_para(i, width) for i in row) for row in rows]
+        tabular = [self._cells(row) >= 3 and not any(self._is_para(i) for i in row) for row in rows]
         r = 0
         while r < len(rows):
             if not tabular[r]:

@@ -189,6 +189,7 @@ PRESETS: dict[str, Rules] = {
         unicode="nfkc",
         hyphenation="both",
         furniture=True,
+        layout=True,
     ),
 }
 """Named rule sets. ``recommended`` is the setting the bundled evaluation supports
@@ -565,6 +566,10 @@ def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
 
     No offset map is built, which keeps this on the fast path of :meth:`Locator.locate`.
     """
+    if quote.isascii() and not _WS_ODD.search(quote) and quote[:1] != " " and quote[-1:] != " ":
+        # No rule changes clean ASCII (single spaces, no line breaks): NFKC is the
+        # identity on ASCII, and curly quotes, ligatures and invisibles are not ASCII.
+        return quote, 0
     text = quote
     used = 0
     for fn in _quote_rules(rules):

@@ -86,7 +86,7 @@ def test_fingerprint_is_stable_and_distinct():
     # A changed fingerprint means stored verdicts can no longer be audited: change
     # SEMANTICS_VERSION deliberately when rules change behaviour, then update this.
     assert PRESETS["recommended"].fingerprint == Rules(
-        quotes=True, whitespace=True, invisible=True, unicode="nfkc", hyphenation="both", furniture=True
+        quotes=True, whitespace=True, invisible=True, unicode="nfkc", hyphenation="both", furniture=True, layout=True
     ).fingerprint
     prints = {r.fingerprint for r in PRESETS.values()}
     assert len(prints) == len(PRESETS)
@@ -117,3 +117,15 @@ def test_fast_verdict_equals_dataclass_init():
     v = Locator(doc).locate("Attention is all you need")
     rebuilt = Verdict(**{k: v.__dict__[k] for k in Verdict.__dataclass_fields__})
     assert rebuilt == v and v.accepted and v.boxes == ()
+
+
+@pytest.mark.parametrize("rules", list(PRESETS.values()) + [R(hyphenation="drop", whitespace=True)])
+@pytest.mark.parametrize("quote", ["plain ascii words here", "a  b", "x\ny-\nz", " lead", "tail ", "‘q’ ﬁ"])
+def test_quote_fast_path_matches_rule_by_rule(quote, rules):
+    from quotelocate.normalize import RULES, _QUOTE_CTX, _apply_text, _enabled
+
+    text = quote
+    for name, fn in RULES.items():
+        if name != "furniture" and _enabled(rules, name):
+            text = _apply_text(text, fn(text, rules, _QUOTE_CTX))
+    assert normalize_quote(quote, rules)[0] == text

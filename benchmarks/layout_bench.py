@@ -1,0 +1,99 @@
+"""Cost of the layout-aware reading order, on arXiv 1706.03762v7 by default.
+
+Reports, as medians over --repeats runs:
+* pymupdf's own plain-text extraction (``page.get_text()`` of every page, file opened
+  each time);
+* ``Document.open`` (rawdict extraction with line geometry and char boxes);
+* ``reading_order`` alone on the loaded document;
+* ``Locator`` build with ``preset("recommended")`` (layout off) and with
+  ``layout=True``, on the loaded document;
+* the ratio (Document.open + Locator build with layout) / plain extraction.
+
+Target (issue "Layout-aware reading order"): ratio < 2.
+
+    python benchmarks/layout_bench.py [--paper PATH] [--repeats R] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from quotelocate import Document, Locator, preset  # noqa: E402
+from quotelocate.document import plain_text  # noqa: E402
+from quotelocate.layout import reading_order  # noqa: E402
+from quotelocate.paths import find_paper  # noqa: E402
+
+TARGET_RATIO = 2.0
+
+
+def timed(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def run(paper: Path, repeats: int) -> dict:
+    plain_text(paper)  # warm the file cache and pymupdf once
+    doc = Document.open(paper)
+    on = preset("recommended").replace(layout=True)
+    off = preset("recommended")
+    plain = timed(lambda: plain_text(paper), repeats)
+    load = timed(lambda: Document.open(paper), repeats)
+    order = timed(lambda: reading_order(doc), repeats)
+    build_off = timed(lambda: Locator(doc, off), repeats)
+    build_on = timed(lambda: Locator(doc, on), repeats)
+    return {
+        "paper": paper.name,
+        "pages": len(doc.pages),
+        "repeats": repeats,
+        "plain_extraction_s": plain,
+        "document_open_s": load,
+        "reading_order_s": order,
+        "locator_build_layout_off_s": build_off,
+        "locator_build_layout_on_s": build_on,
+        "ratio_load_plus_layout_build_to_plain": (load + build_on) / plain,
+        "ratio_layout_build_to_plain": build_on / plain,
+        "target_ratio": TARGET_RATIO,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--paper", type=Path, help="a PDF (default: 1706.03762v7.pdf on the papers search path)")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    paper = args.paper or find_paper("1706.03762v7.pdf")
+    if paper is None or not Path(paper).is_file():
+        print("paper not found: pass --paper or set QUOTELOCATE_PAPERS", file=sys.stderr)
+        return 1
+    result = run(Path(paper), args.repeats)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    ms = lambda s: f"{s * 1000:8.1f} ms"  # noqa: E731
+    print(f"{result['paper']}, {result['pages']} pages, median of {args.repeats} runs")
+    print(f"  pymupdf plain get_text extraction     {ms(result['plain_extraction_s'])}")
+    print(f"  Document.open                         {ms(result['document_open_s'])}")
+    print(f"  reading_order (layout only)           {ms(result['reading_order_s'])}")
+    print(f"  Locator build, layout off             {ms(result['locator_build_layout_off_s'])}")
+    print(f"  Locator build, layout on              {ms(result['locator_build_layout_on_s'])}")
+    ratio = result["ratio_load_plus_layout_build_to_plain"]
+    verdict = "meets" if ratio < TARGET_RATIO else "MISSES"
+    print(f"  (open + layout build) / plain         {ratio:8.2f}x  ({verdict} the < {TARGET_RATIO:.0f}x target)")
+    print(f"  layout build / plain                  {result['ratio_layout_build_to_plain']:8.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
