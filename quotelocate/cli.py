@@ -164,9 +164,7 @@ def _print_verdict(verdict: Verdict, locator: Locator, out: TextIO) -> None:
             print(f"  rules used: {', '.join(verdict.rules)}", file=out)
         if verdict.ambiguous:
             print(f"  ambiguous: occurs {verdict.occurrences} times; showing the first", file=out)
-        before, match, after = locator.context(verdict, width=60)
-        flat = lambda s: " ".join(s.split())  # noqa: E731
-        print(f"  …{flat(before)} >>>{flat(match)}<<< {flat(after)}…", file=out)
+        print(f"  {_marked_context(verdict, locator)}", file=out)
         return
     print(f"REJECTED ({verdict.status}) {verdict.cause}: {verdict.reason}", file=out)
     miss = verdict.near_miss
@@ -174,6 +172,25 @@ def _print_verdict(verdict: Verdict, locator: Locator, out: TextIO) -> None:
         print(f"  closest passage, page {miss.page}, chars {miss.start}-{miss.end}:", file=out)
         print(f"    {miss.passage}", file=out)
         print(f"  diff ([-document-]{{+quote+}}): {miss.diff_text()}", file=out)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _marked_context(verdict: Verdict, locator: Locator, width: int = 60) -> str:
+    """One line: context, the match between >>> <<<, and any material the reading order
+    skipped inside it (a page number, a footnote, a table) in [skipped: …]."""
+    text = locator.document.text
+    spans = verdict.spans or ((verdict.start, verdict.end),)
+    pieces = [f"…{_flat(text[max(0, spans[0][0] - width) : spans[0][0]])} "]
+    for i, (s, e) in enumerate(spans):
+        if i:
+            gap = _flat(text[spans[i - 1][1] : s])
+            pieces.append(f" [skipped: {gap[:40] + '…' if len(gap) > 40 else gap}] ")
+        pieces.append(f">>>{_flat(text[s:e])}<<<")
+    pieces.append(f" {_flat(text[spans[-1][1] : spans[-1][1] + width])}…")
+    return "".join(pieces)
 
 
 def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

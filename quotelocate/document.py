@@ -105,7 +105,7 @@ class Document:
     lines: tuple[Line, ...] = ()
     extractor: dict = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
-    _boxes: array | None = field(default=None, repr=False)
+    _pdf: bytes | None = field(default=None, repr=False)
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -206,7 +206,7 @@ class Document:
                 raise EmptyDocumentError(f"{name}: PDF has no pages")
             if count > max_pages:
                 raise ExtractionLimitError(f"{name}: {count} pages exceeds the limit of {max_pages}")
-            return _extract(pdf, name, hashlib.sha256(data).hexdigest(), warnings, allow_textless_pages)
+            return _extract(pdf, data, name, hashlib.sha256(data).hexdigest(), warnings, allow_textless_pages)
 
     # -- queries --------------------------------------------------------------------
     @property
@@ -249,10 +249,9 @@ class Document:
 
         A whole line uses its line box; a partial line unites its characters' boxes.
         """
-        if self._boxes is None:
+        if self._pdf is None:
             return ()
         out: list[Box] = []
-        b = self._boxes
         lines = self.lines
         line_starts = self._line_starts
         for start, end in spans:
@@ -266,15 +265,32 @@ class Document:
                 if s == line.start and e == line.end:
                     out.append(Box(line.page, *line.bbox))
                     continue
-                seg = b[4 * s : 4 * e]
+                seg = self._char_boxes(line.page)[4 * s : 4 * e]
                 out.append(Box(line.page, min(seg[0::4]), min(seg[1::4]), max(seg[2::4]), max(seg[3::4])))
         return tuple(out)
 
     def char_box(self, offset: int) -> tuple[float, float, float, float] | None:
         """The box of one character, or None for separators and text-only documents."""
-        if self._boxes is None or math.isnan(self._boxes[4 * offset]):
+        if self._pdf is None or not 0 <= offset < len(self.text):
             return None
-        return tuple(self._boxes[4 * offset : 4 * offset + 4])  # type: ignore[return-value]
+        b = self._char_boxes(self.page_at(offset))
+        if math.isnan(b[4 * offset]):
+            return None
+        return tuple(b[4 * offset : 4 * offset + 4])  # type: ignore[return-value]
+
+    def _char_boxes(self, page: int) -> array:
+        """Character boxes (4 floats per text offset), filled page by page on first use
+        from pymupdf's ``rawdict`` (opening the document stays as cheap as plain text)."""
+        cache = self.__dict__.get("_box_cache")
+        if cache is None:
+            nan = float("nan")
+            cache = (array("f", [nan]) * (4 * len(self.text)), set())
+            object.__setattr__(self, "_box_cache", cache)
+        boxes, filled = cache
+        if page not in filled:
+            _fill_page_boxes(self, page, boxes)
+            filled.add(page)
+        return boxes
 
     @property
     def _starts(self) -> list[int]:
@@ -312,10 +328,8 @@ def _short(exc: BaseException) -> str:
     return msg[0] if msg else type(exc).__name__
 
 
-def _extract(pdf, name: str, sha256: str, warnings: list[str], allow_textless: bool) -> Document:
-    nan = float("nan")
+def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allow_textless: bool) -> Document:
     parts: list[str] = []
-    boxes = array("f")
     pages: list[Page] = []
     lines: list[Line] = []
     textless: list[int] = []
@@ -324,55 +338,41 @@ def _extract(pdf, name: str, sha256: str, warnings: list[str], allow_textless: b
         number = index + 1
         if index:
             parts.append(PAGE_SEPARATOR)
-            boxes.extend((nan, nan, nan, nan))
             offset += 1
         try:
             page = pdf[index]
-            raw = page.get_text("rawdict", flags=EXTRACT_FLAGS)
+            raw = page.get_text("dict", flags=EXTRACT_FLAGS)
             rect = page.rect
         except Exception as exc:  # mupdf errors surface as RuntimeError/ValueError/...
             raise DocumentError(f"{name}: page {number}: text extraction failed ({_short(exc)})") from None
         start = offset
-        page_chars: list[str] = []
+        page_parts: list[str] = []
         block_no = 0
         for block in raw.get("blocks", ()):
             if block.get("type") != 0:
                 continue
             for line in block.get("lines", ()):
-                line_start = offset
-                sizes: list[float] = []
-                font = ""
-                for span in line.get("spans", ()):
-                    sizes.append(float(span.get("size", 0.0)))
-                    font = font or span.get("font", "")
-                    for ch in span.get("chars", ()):
-                        c = ch["c"]
-                        page_chars.append(c)
-                        x0, y0, x1, y1 = ch["bbox"]
-                        boxes.extend((x0, y0, x1, y1))
-                        offset += len(c)
-                        if len(c) > 1:  # never happens with rawdict, but keep the map exact
-                            boxes.extend((x0, y0, x1, y1) * (len(c) - 1))
-                bbox = tuple(float(v) for v in line.get("bbox", (0, 0, 0, 0)))
+                spans = line.get("spans", ())
+                line_text = "".join(span.get("text", "") for span in spans)
+                page_parts.append(line_text)
+                page_parts.append("\n")
                 lines.append(
                     Line(
                         page=number,
-                        start=line_start,
-                        end=offset,
-                        bbox=bbox,  # type: ignore[arg-type]
-                        size=max(sizes) if sizes else 0.0,
-                        font=font,
+                        start=offset,
+                        end=offset + len(line_text),
+                        bbox=tuple(float(v) for v in line.get("bbox", (0, 0, 0, 0))),  # type: ignore[arg-type]
+                        size=max((float(span.get("size", 0.0)) for span in spans), default=0.0),
+                        font=spans[0].get("font", "") if spans else "",
                         direction=tuple(float(v) for v in line.get("dir", (1.0, 0.0))),  # type: ignore[arg-type]
                         block=block_no,
                     )
                 )
-                page_chars.append("\n")
-                boxes.extend((nan, nan, nan, nan))
-                offset += 1
+                offset += len(line_text) + 1
             block_no += 1
-        page_text = "".join(page_chars)
+        page_text = "".join(page_parts)
         parts.append(page_text)
-        visible = sum(1 for c in page_text if not c.isspace())
+        visible = len("".join(page_text.split()))
         bad = page_text.count("\ufffd")
         verifiable = visible > 0 and bad < NO_TEXT_FRACTION * visible
         if not verifiable:
@@ -414,8 +414,31 @@ def _extract(pdf, name: str, sha256: str, warnings: list[str], allow_textless: b
             "page_separator": PAGE_SEPARATOR,
         },
         warnings=tuple(warnings),
-        _boxes=boxes,
+        _pdf=data,
     )
+
+
+def _fill_page_boxes(document: Document, page: int, boxes: array) -> None:
+    """Fill the character boxes of one page from ``rawdict``; its characters must be
+    the page text the document holds (same flags, same pymupdf)."""
+    info = document.pages[page - 1]
+    with pymupdf.open(stream=document._pdf, filetype="pdf") as pdf:
+        raw = pdf[page - 1].get_text("rawdict", flags=EXTRACT_FLAGS)
+    offset = info.start
+    for block in raw.get("blocks", ()):
+        if block.get("type") != 0:
+            continue
+        for line in block.get("lines", ()):
+            for span in line.get("spans", ()):
+                for ch in span.get("chars", ()):
+                    c = ch["c"]
+                    if document.text[offset : offset + len(c)] != c:
+                        raise DocumentError(f"{document.name}: page {page}: character boxes do not match the text")
+                    x0, y0, x1, y1 = ch["bbox"]
+                    for k in range(len(c)):
+                        boxes[4 * (offset + k) : 4 * (offset + k) + 4] = array("f", (x0, y0, x1, y1))
+                    offset += len(c)
+            offset += 1  # the line's newline
 
 
 def plain_text(pdf_path: str | os.PathLike, *, flags: int = EXTRACT_FLAGS) -> str:
@@ -431,8 +454,10 @@ def plain_text(pdf_path: str | os.PathLike, *, flags: int = EXTRACT_FLAGS) -> st
 def render_page_png(document: Document, page: int, *, zoom: float = 1.5, pdf_path: str | None = None,
                     boxes: Sequence[Box] = ()) -> bytes:
     """A PNG of one page with ``boxes`` drawn on it (for the workbench's Inspect view)."""
-    path = pdf_path or document.name
-    with pymupdf.open(path) as pdf:
+    if pdf_path is None and document._pdf is None:
+        raise DocumentError(f"{document.name}: not a PDF; there is no page to render")
+    source = {"filename": pdf_path} if pdf_path else {"stream": document._pdf, "filetype": "pdf"}
+    with pymupdf.open(**source) as pdf:
         pg = pdf[page - 1]
         shape = pg.new_shape()
         for box in boxes:

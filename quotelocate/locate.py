@@ -340,15 +340,17 @@ class Locator:
         n = len(key)
         if n < _K:
             return None
-        best: Sequence[int] | None = None
+        index = self._index
+        best = index.get(key[:_K], ())
+        if len(best) <= 2:  # the common case: a rare first k-gram
+            return best
         best_off = 0
-        for off in {0, (n - _K) // 2, n - _K}:
-            positions = self._index.get(key[off : off + _K], ())
-            if best is None or len(positions) < len(best):
+        for off in ((n - _K) // 2, n - _K):
+            positions = index.get(key[off : off + _K], ())
+            if len(positions) < len(best):
                 best, best_off = positions, off
-                if not positions:
-                    return ()
-        assert best is not None
+                if len(best) <= 2:
+                    break
         return [p - best_off for p in best if p >= best_off] if best_off else best
 
     def _find(self, q: str) -> list[_Occurrence]:
@@ -560,6 +562,8 @@ _INNER_HYPHEN = re.compile(r"[-\u2010](?<=[^\W\d_][-\u2010])(?=[^\W\d_])")
 
 def _skeleton(text: str) -> str:
     """Text without hyphens between letters: the search key when hyphens are optional."""
+    if "-" not in text and "\u2010" not in text:
+        return text
     return _INNER_HYPHEN.sub("", text)
 
 

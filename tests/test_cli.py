@@ -33,7 +33,8 @@ def test_locate_accepts_and_marks_match():
     code, out, _ = run("locate", str(paper_path(V7)), GOOD)
     assert code == 0
     assert out.startswith("ACCEPTED (normalized) page 6, 7")
-    assert ">>>self-attention layers" in out and "furniture" in out
+    assert ">>>self-attention layers" in out and "layout" in out
+    assert "the sequence<<< [skipped: 6] >>>length n" in out
 
 
 def test_locate_rejects_with_cause_and_diff():
@@ -48,8 +49,10 @@ def test_exact_preset_rejects_layout_quote():
 
 
 def test_rule_flag_overrides_preset():
-    code, _, _ = run("locate", str(paper_path(V7)), GOOD, "--no-furniture")
+    code, _, _ = run("locate", str(paper_path(V7)), GOOD, "--no-furniture", "--no-layout")
     assert code == 1
+    code, _, _ = run("locate", str(paper_path(V7)), GOOD, "--no-layout")
+    assert code == 0
 
 
 def test_batch_json_in_order_and_audit_roundtrip(tmp_path):
