@@ -461,11 +461,16 @@ def _line_of(data: bytes, pos: int) -> int:
 def _scan_events(text: str, source: str) -> dict[tuple, int]:
     """Refuse tags, anchors, aliases, merge keys, duplicate and complex keys and deep
     nesting by scanning the event stream (nothing is constructed); return the 1-based
-    line of every node, keyed by its path."""
+    line of every node, keyed by its path. Errors name the line, the quote and the field."""
     lines: dict[tuple, int] = {}
+    ids: dict[int, str] = {}  # quotes[i] -> its id, once seen
     # frames: [kind, path, keys, current key, next index]
     stack: list[list[Any]] = []
     documents = 0
+
+    def fail(path: tuple, line: int, message: str) -> DatasetError:
+        qid = ids.get(path[1]) if len(path) >= 2 and path[0] == "quotes" and isinstance(path[1], int) else None
+        return _Validator(source, {path: line}).fail(path, message, quote_id=qid)
 
     def advance() -> None:
         if stack:
@@ -483,48 +488,52 @@ def _scan_events(text: str, source: str) -> dict[tuple, int]:
                 if documents > 1:
                     raise DatasetError(f"{source}: line {line}: more than one YAML document in the file")
                 continue
-            if isinstance(ev, yaml.AliasEvent):
-                raise DatasetError(
-                    f"{source}: line {line}: YAML aliases (*{ev.anchor}) are not allowed in a quote set"
-                )
-            if isinstance(ev, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
-                if ev.anchor is not None:
-                    raise DatasetError(
-                        f"{source}: line {line}: YAML anchors (&{ev.anchor}) are not allowed in a quote set"
-                    )
-                if ev.tag is not None:
-                    raise DatasetError(f"{source}: line {line}: YAML tags ({ev.tag}) are not allowed in a quote set")
-                top = stack[-1] if stack else None
-                if top is not None and top[0] == "map" and top[3] is None:
-                    where = _dotted(top[1]) or "top level"
-                    if not isinstance(ev, yaml.ScalarEvent):
-                        raise DatasetError(f"{source}: line {line}: {where}: a mapping key must be a plain string")
-                    if ev.value == "<<" and ev.style is None:
-                        raise DatasetError(f"{source}: line {line}: {where}: YAML merge keys (<<) are not allowed")
-                    if ev.value in top[2]:
-                        raise DatasetError(f"{source}: line {line}: {where}: duplicate key {ev.value!r}")
-                    top[2].add(ev.value)
-                    top[3] = ev.value
-                    lines[top[1] + (ev.value, "__key__")] = line
-                    continue
-                if top is None:
-                    path: tuple = ()
-                elif top[0] == "map":
-                    path = top[1] + (top[3],)
-                else:
-                    path = top[1] + (top[4],)
-                lines[path] = line
-                if isinstance(ev, yaml.ScalarEvent):
-                    advance()
-                else:
-                    if len(stack) >= MAX_DEPTH:
-                        raise DatasetError(f"{source}: line {line}: nested more than {MAX_DEPTH} levels deep")
-                    kind = "map" if isinstance(ev, yaml.MappingStartEvent) else "seq"
-                    stack.append([kind, path, set(), None, 0])
-                continue
             if isinstance(ev, yaml.CollectionEndEvent):
                 stack.pop()
                 advance()
+                continue
+            if not isinstance(ev, yaml.NodeEvent):
+                continue
+            top = stack[-1] if stack else None
+            is_key = top is not None and top[0] == "map" and top[3] is None
+            if top is None:
+                path: tuple = ()
+            elif is_key:
+                path = top[1] + (ev.value if isinstance(ev, yaml.ScalarEvent) else "?",)
+            elif top[0] == "map":
+                path = top[1] + (top[3],)
+            else:
+                path = top[1] + (top[4],)
+            if isinstance(ev, yaml.AliasEvent):
+                raise fail(path, line, f"YAML aliases (*{ev.anchor}) are not allowed in a quote set")
+            if ev.anchor is not None:
+                raise fail(path, line, f"YAML anchors (&{ev.anchor}) are not allowed in a quote set")
+            tag = getattr(ev, "tag", None)
+            if tag is not None:
+                shown = tag.replace("tag:yaml.org,2002:", "!!")
+                raise fail(path, line, f"YAML tags ({shown}) are not allowed in a quote set")
+            if is_key:
+                assert top is not None
+                if not isinstance(ev, yaml.ScalarEvent):
+                    raise fail(top[1], line, "a mapping key must be a plain string")
+                if ev.value == "<<" and ev.style is None:
+                    raise fail(top[1], line, "YAML merge keys (<<) are not allowed")
+                if ev.value in top[2]:
+                    raise fail(path, line, f"duplicate key {ev.value!r}")
+                top[2].add(ev.value)
+                top[3] = ev.value
+                lines[path + ("__key__",)] = line
+                continue
+            lines[path] = line
+            if isinstance(ev, yaml.ScalarEvent):
+                if len(path) == 3 and path[0] == "quotes" and path[2] == "id" and isinstance(path[1], int):
+                    ids[path[1]] = ev.value
+                advance()
+            else:
+                if len(stack) >= MAX_DEPTH:
+                    raise fail(path, line, f"nested more than {MAX_DEPTH} levels deep")
+                kind = "map" if isinstance(ev, yaml.MappingStartEvent) else "seq"
+                stack.append([kind, path, set(), None, 0])
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
@@ -832,8 +841,10 @@ def _read_quotes(v: _Validator, value: Any) -> tuple[Quote, ...]:
         # an empty or blank fabricated quote is a legitimate test of the `invalid` verdict
         text = v.string(q["text"], path + ("text",), quote_id=qid, allow_empty=label == "fabricated")
         tags_raw = q["tags"]
-        if not isinstance(tags_raw, list) or not tags_raw:
-            raise v.fail(path + ("tags",), f"expected a non-empty list of tags, got {_kind(tags_raw)}", quote_id=qid)
+        if not isinstance(tags_raw, list):
+            raise v.fail(path + ("tags",), f"expected a list of tags, got {_kind(tags_raw)}", quote_id=qid)
+        if not tags_raw:
+            raise v.fail(path + ("tags",), "at least one tag is required", quote_id=qid)
         allowed = FAITHFUL_TAGS if label == "faithful" else FABRICATED_TAGS
         tags: list[str] = []
         for j, t in enumerate(tags_raw):
@@ -1044,6 +1055,15 @@ def fetch(
     if not paper.url:
         raise FetchError(f"{spec.source}: field 'paper.url': the set gives no URL to download {paper.file!r} from")
     if urllib.parse.urlsplit(paper.url).scheme not in ("http", "https"):
+        shipped = spec.path.parent / paper.file
+        if shipped.is_file():
+            try:
+                doc = Document.open(shipped) if _sha256_file(shipped) != paper.sha256 else None
+            except DocumentError as exc:
+                raise FetchError(f"{spec.source}: {exc}") from None
+            pin = _check_pin(paper, doc, str(shipped)) if doc is not None else ()
+            if not isinstance(pin, str):
+                return Fetched(path=shipped, sha256=_sha256_file(shipped), downloaded=False, warnings=pin)
         raise FetchError(
             f"{spec.source}: field 'paper.url': {paper.url!r} is not an http(s) URL; "
             f"{paper.file!r} ships with the set, there is nothing to download"

@@ -238,15 +238,15 @@ def _name_for(rules: Rules) -> str:
 
 def rule_toggles(rules: Rules, *, pdf: bool = True) -> list[tuple[str, Rules]]:
     """Every one-rule change of ``rules``: each rule that is on switched off, each that
-    is off switched on (``unicode`` off<->nfkc, ``hyphenation`` off<->both). ``layout``
+    is off switched on (``unicode`` off<->nfkc, ``hyphenation`` off<->both). ``+layout``
     only for PDFs, and only when the layout reader is installed.
 
-    >>> [c for c, _ in rule_toggles(preset("two-transform"), pdf=False)]
+    >>> [c for c, _ in rule_toggles(Rules(quotes=True, whitespace=True), pdf=False)]
     ['+furniture', '+invisible', '+unicode=nfkc', '-quotes', '+hyphenation=both', '-whitespace', '-word_boundaries']
     """
     out: list[tuple[str, Rules]] = []
     for name in ("furniture", "layout", "invisible", "unicode", "quotes", "hyphenation", "whitespace", "word_boundaries"):
-        if name == "layout" and not (pdf and layout_available()):
+        if name == "layout" and not rules.layout and not (pdf and layout_available()):
             continue
         value = getattr(rules, name)
         if name == "unicode":
@@ -273,7 +273,7 @@ def grid_configs() -> dict[str, Rules]:
     (named like ``recommended -whitespace``)."""
     out = dict(PRESETS)
     base = PRESETS["recommended"]
-    for change, rules in rule_toggles(base, pdf=False):
+    for change, rules in rule_toggles(base):
         if change.startswith("-"):
             out[f"recommended {change}"] = rules
     return out
@@ -646,7 +646,7 @@ def evaluate(
     share = savings.fabricated_share
     if share is None:
         share = len(quote_set.fabricated) / n if n else 0.0
-    saving_frame = _savings(metrics, savings, share)
+    saving_frame = savings_table(metrics, savings, fabricated_share=share)
     meta = _meta(quote_set, named, scope=scope, repeats=repeats, savings=savings, share=share)
     ev = Evaluation(verdicts=verdicts, metrics=metrics, by_tag=by_tag, savings=saving_frame, meta=meta)
     if ablation:
@@ -720,7 +720,10 @@ def _by_tag(verdicts: pd.DataFrame, named: Mapping[str, Rules]) -> pd.DataFrame:
     return _frame(rows, BY_TAG_COLUMNS)
 
 
-def _savings(metrics: pd.DataFrame, a: SavingsAssumptions, share: float) -> pd.DataFrame:
+def savings_table(metrics: pd.DataFrame, a: SavingsAssumptions, *, fabricated_share: float) -> pd.DataFrame:
+    """The review-time model (module docstring) for every row of a metrics frame,
+    against ``a.baseline``; ``fabricated_share`` is the share of fabricated quotes."""
+    share = fabricated_share
     by_name = {row["config"]: row for row in metrics.to_dict("records")}
     base = by_name[a.baseline]
 
@@ -899,6 +902,95 @@ def ablation(
 
 
 # ---------------------------------------------------------------------------------------
+# Comparing two evaluations
+
+CHANGED_COLUMNS: dict[str, str] = {
+    "config": "str",
+    "id": "str",
+    "label": "str",
+    "tags": "str",
+    "accepted_a": "bool",
+    "accepted_b": "bool",
+    "status_a": "str",
+    "status_b": "str",
+    "cause_a": "str",
+    "cause_b": "str",
+    "text": "str",
+}
+
+DELTA_COLUMNS: dict[str, str] = {
+    "config": "str",
+    "same_rules": "bool",
+    "same_set": "bool",
+    "n_paired": "int64",
+    "n_changed": "int64",
+    "false_reject_a": "float64",
+    "false_reject_b": "float64",
+    "d_false_reject": "float64",
+    "false_accept_a": "float64",
+    "false_accept_b": "float64",
+    "d_false_accept": "float64",
+    "anchor_accuracy_a": "float64",
+    "anchor_accuracy_b": "float64",
+    "d_anchor_accuracy": "float64",
+    "p50_ms_a": "float64",
+    "p50_ms_b": "float64",
+    "mcnemar_p_faithful": "float64",
+    "mcnemar_p_fabricated": "float64",
+}
+
+
+def compare_evaluations(a: Evaluation, b: Evaluation) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """What changed from ``a`` to ``b``: (changed verdicts, rate deltas).
+
+    Configs are paired by name and quotes by id (only those in both runs). A verdict
+    has changed when its accept/reject decision or its status differs. The deltas
+    frame has one row per shared config: both runs' rates, their differences, whether
+    the rules and the quote set are the same, and the exact McNemar p-value of the
+    paired decisions on faithful and on fabricated quotes.
+    """
+    same_set = a.meta.get("set_hash") == b.meta.get("set_hash")
+    fa, fb = a.meta.get("fingerprints", {}), b.meta.get("fingerprints", {})
+    ma = {r["config"]: r for r in a.metrics.to_dict("records")}
+    mb = {r["config"]: r for r in b.metrics.to_dict("records")}
+    cols = ["config", "id", "label", "tags", "accepted", "status", "cause", "text"]
+    merged = a.verdicts[cols].merge(
+        b.verdicts[["config", "id", "accepted", "status", "cause"]], on=["config", "id"], suffixes=("_a", "_b")
+    )
+    changed_mask = (merged["accepted_a"] != merged["accepted_b"]) | (merged["status_a"] != merged["status_b"])
+    changed = _frame(merged[changed_mask][list(CHANGED_COLUMNS)].to_dict("records"), CHANGED_COLUMNS)
+    rows = []
+    for name in [c for c in ma if c in mb]:
+        pair = merged[merged["config"] == name]
+        faithful = pair[pair["label"] == "faithful"]
+        fabricated = pair[pair["label"] == "fabricated"]
+        ra, rb = ma[name], mb[name]
+        rows.append(
+            {
+                "config": name,
+                "same_rules": fa.get(name) == fb.get(name),
+                "same_set": same_set,
+                "n_paired": len(pair),
+                "n_changed": int(changed_mask[pair.index].sum()),
+                "false_reject_a": ra["false_reject"],
+                "false_reject_b": rb["false_reject"],
+                "d_false_reject": rb["false_reject"] - ra["false_reject"],
+                "false_accept_a": ra["false_accept"],
+                "false_accept_b": rb["false_accept"],
+                "d_false_accept": rb["false_accept"] - ra["false_accept"],
+                "anchor_accuracy_a": ra["anchor_accuracy"],
+                "anchor_accuracy_b": rb["anchor_accuracy"],
+                "d_anchor_accuracy": rb["anchor_accuracy"] - ra["anchor_accuracy"],
+                "p50_ms_a": ra["p50_ms"],
+                "p50_ms_b": rb["p50_ms"],
+                "mcnemar_p_faithful": mcnemar_exact(list(faithful["accepted_a"]), list(faithful["accepted_b"])),
+                "mcnemar_p_fabricated": mcnemar_exact(list(fabricated["accepted_a"]), list(fabricated["accepted_b"])),
+            }
+        )
+    return changed, _frame(rows, DELTA_COLUMNS)
+
+
+# ---------------------------------------------------------------------------------------
 # Display helpers (used by the CLI and reports; no printing here)
 
 
@@ -929,11 +1021,13 @@ __all__ = [
     "Evaluation",
     "SavingsAssumptions",
     "ablation",
+    "compare_evaluations",
     "evaluate",
     "grid_configs",
     "mcnemar_exact",
     "resolve_configs",
     "rule_toggles",
+    "savings_table",
     "wilson",
     "VERDICT_COLUMNS",
     "METRIC_COLUMNS",

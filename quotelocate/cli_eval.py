@@ -1,0 +1,223 @@
+"""The evaluation commands of the ``quotelocate`` command line: ``eval``, ``runs``,
+``compare`` and ``fetch``. :func:`add_parsers` registers them on ``cli.py``'s
+subparsers; each handler parses, calls the library and prints. Errors are raised as
+:class:`~quotelocate.errors.QuotelocateError` and printed by ``cli.main`` as one line
+with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any, TextIO
+
+from .normalize import PRESETS, Rules
+
+EXIT_OK = 0
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``eval``, ``runs``, ``compare`` and ``fetch`` to an argparse subparsers object."""
+    p = sub.add_parser("eval", help="evaluate rule presets on a labelled quote set")
+    p.add_argument("set", metavar="SET", help="bundled set name (synthetic, attention-v7, attention-v5) or a YAML path")
+    p.add_argument(
+        "--preset",
+        dest="presets",
+        action="extend",
+        nargs="+",
+        choices=sorted(PRESETS),
+        metavar="P",
+        help=f"preset(s) to evaluate ({', '.join(PRESETS)}); default: all",
+    )
+    p.add_argument("--grid", action="store_true", help="every preset plus recommended with each rule switched off")
+    p.add_argument("--scope", choices=["chunk", "group", "document"], help="scope for quotes with a cited chunk (default group)")
+    p.add_argument("--repeats", type=int, default=3, metavar="N", help="timed runs per quote; latency is the median (default 3)")
+    p.add_argument("--workers", type=int, default=1, metavar="N", help="processes locating configs in parallel (0: one per CPU; default 1)")
+    p.add_argument("--ablation", action="store_true", help="also toggle every rule of every config (paired McNemar tests)")
+    p.add_argument("--papers", metavar="DIRS", help="folders holding the papers (replaces $QUOTELOCATE_PAPERS)")
+    p.add_argument("--json", action="store_true", help="print the whole evaluation as JSON")
+    p.add_argument("--no-store", dest="store", action="store_false", help="do not save the run in the run store")
+    p.add_argument("--db", metavar="FILE", help="run store file (default $QUOTELOCATE_RUNS or ~/.local/share/quotelocate/runs.sqlite3)")
+    p.set_defaults(handler=cmd_eval)
+
+    p = sub.add_parser("runs", help="list the evaluations in the run store")
+    p.add_argument("--json", action="store_true", help="one JSON object per run")
+    p.add_argument("--db", metavar="FILE", help="run store file")
+    p.set_defaults(handler=cmd_runs)
+
+    p = sub.add_parser("compare", help="what changed between two stored evaluations")
+    p.add_argument("run_a", metavar="RUN_A", type=int, help="run id (see `quotelocate runs`)")
+    p.add_argument("run_b", metavar="RUN_B", type=int, help="run id")
+    p.add_argument("--json", action="store_true", help="print {changed, deltas} as JSON")
+    p.add_argument("--db", metavar="FILE", help="run store file")
+    p.set_defaults(handler=cmd_compare)
+
+    p = sub.add_parser("fetch", help="download a quote set's pinned paper into the user cache")
+    p.add_argument("set", metavar="SET", help="bundled set name or a YAML path")
+    p.add_argument("--dest", metavar="DIR", help="download folder (default ~/.cache/quotelocate/papers)")
+    p.set_defaults(handler=cmd_fetch)
+
+
+# -- eval -----------------------------------------------------------------------------
+
+
+def eval_configs(presets: list[str] | None, grid: bool) -> dict[str, Rules]:
+    """The configs ``eval`` runs: the chosen presets (all by default), plus the grid."""
+    from .evaluate import grid_configs
+
+    out: dict[str, Rules] = {}
+    if presets:
+        out.update({name: PRESETS[name] for name in presets})
+    if grid:
+        out.update(grid_configs())
+    return out or dict(PRESETS)
+
+
+def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from tqdm import tqdm
+
+    from .dataset import load_quote_set
+    from .evaluate import evaluate
+    from .runstore import RunStore
+
+    store = RunStore(args.db) if args.store else None  # a broken store fails before the long run
+    qs = load_quote_set(args.set, papers_path=args.papers)
+    for warning in qs.warnings:
+        print(f"quotelocate: warning: {warning}", file=err)
+    configs = eval_configs(args.presets, args.grid)
+    bar = tqdm(total=len(qs) * len(configs), file=err, unit="quote", desc=f"eval {qs.name}", disable=None, leave=False)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    try:
+        ev = evaluate(qs, configs, scope=args.scope, repeats=args.repeats, progress=progress, workers=args.workers)
+        if args.ablation:
+            bar.reset(total=1)
+            bar.set_description(f"ablation {qs.name}")
+            ev = ev.with_ablation(qs, progress=progress, workers=args.workers)
+    finally:
+        bar.close()
+    run_id = store.save(ev) if store is not None else None
+    if args.json:
+        payload = ev.to_json()
+        payload["run_id"] = run_id
+        print(json.dumps(payload, ensure_ascii=False, allow_nan=False), file=out)
+    else:
+        print_evaluation(ev, out)
+    if run_id is not None:
+        print(f"quotelocate: saved as run {run_id} in {store.path}", file=err)  # type: ignore[union-attr]
+    return EXIT_OK
+
+
+def _pct(x: float) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def print_evaluation(ev: Any, out: TextIO) -> None:
+    """The metrics table with 95% Wilson intervals, the savings and the ablation."""
+    from .evaluate import format_metrics
+
+    meta = ev.meta
+    print(
+        f"{meta.get('set')}: {meta.get('n_quotes')} quotes ({meta.get('n_faithful')} faithful, "
+        f"{meta.get('n_fabricated')} fabricated) on {meta.get('paper')} (sha256 {str(meta.get('paper_sha256'))[:12]}); "
+        f"scope {meta.get('scope') or 'group/document'}, {meta.get('repeats')} timed runs per quote",
+        file=out,
+    )
+    print("rates with 95% Wilson intervals", file=out)
+    print(format_metrics(ev.metrics).to_string(index=False), file=out)
+    s = ev.savings
+    if len(s):
+        row = s.iloc[0]
+        print(
+            f"\nreview time vs {row['baseline']} (re-run {row['rerun_seconds']:g}s, review {row['review_seconds_with_anchor']:g}s "
+            f"with anchor / {row['review_seconds_without_anchor']:g}s without, {_pct(row['fabricated_share'])} fabricated; "
+            f"target {_pct(row['target'])} saving)",
+            file=out,
+        )
+        for r in s.itertuples(index=False):
+            verdict = "baseline" if r.config == r.baseline else ("holds" if r.holds else "not shown")
+            print(
+                f"  {r.config:28s} {r.cost_s_per_quote:6.1f} s/quote  saving {_pct(r.saving):>7s} "
+                f"[{_pct(r.saving_low)}, {_pct(r.saving_high)}]  {verdict}",
+                file=out,
+            )
+    if ev.ablation is not None and len(ev.ablation):
+        print("\nablation (one rule changed; exact McNemar p on paired decisions)", file=out)
+        a = ev.ablation
+        for r in a.itertuples(index=False):
+            print(
+                f"  {r.config:28s} {r.change:20s} false reject {_pct(r.false_reject):>6s} ({100 * r.d_false_reject:+.1f}) "
+                f"p={r.mcnemar_p_faithful:.3g}  false accept {_pct(r.false_accept):>6s} ({100 * r.d_false_accept:+.1f}) "
+                f"p={r.mcnemar_p_fabricated:.3g}",
+                file=out,
+            )
+
+
+# -- runs / compare --------------------------------------------------------------------
+
+
+def cmd_runs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .runstore import RunStore
+
+    store = RunStore(args.db)
+    runs = store.list_runs()
+    if args.json:
+        for rec in runs.to_dict("records"):
+            print(json.dumps({k: (int(v) if k in ("id", "n_quotes") else v) for k, v in rec.items()}), file=out)
+        return EXIT_OK
+    if not len(runs):
+        print(f"no runs in {store.path}", file=out)
+        return EXIT_OK
+    view = runs.assign(
+        set_hash=runs["set_hash"].str[:12],
+        paper_sha256=runs["paper_sha256"].str[:12],
+    )[["id", "created", "set_name", "set_hash", "paper_sha256", "n_quotes", "configs", "package_version"]]
+    print(view.to_string(index=False), file=out)
+    return EXIT_OK
+
+
+def cmd_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .evaluate import _records
+    from .runstore import RunStore
+
+    store = RunStore(args.db)
+    changed, deltas = store.compare(args.run_a, args.run_b)
+    if args.json:
+        print(json.dumps({"changed": _records(changed), "deltas": _records(deltas)}, ensure_ascii=False), file=out)
+        return EXIT_OK
+    if len(deltas) == 0:
+        print(f"runs {args.run_a} and {args.run_b} share no config", file=out)
+        return EXIT_OK
+    if not deltas["same_set"].all():
+        print("note: the two runs used different quote sets; only quotes with the same id are paired", file=out)
+    for r in deltas.itertuples(index=False):
+        rules = "" if r.same_rules else "  (rules differ)"
+        print(
+            f"{r.config:28s} false reject {_pct(r.false_reject_a)} -> {_pct(r.false_reject_b)} (p={r.mcnemar_p_faithful:.3g})  "
+            f"false accept {_pct(r.false_accept_a)} -> {_pct(r.false_accept_b)} (p={r.mcnemar_p_fabricated:.3g})  "
+            f"{r.n_changed} of {r.n_paired} verdicts changed{rules}",
+            file=out,
+        )
+    for r in changed.itertuples(index=False):
+        a = "accepted" if r.accepted_a else f"rejected ({r.cause_a or r.status_a})"
+        b = "accepted" if r.accepted_b else f"rejected ({r.cause_b or r.status_b})"
+        print(f"  [{r.config}] {r.id} ({r.label}): {a} -> {b}", file=out)
+    return EXIT_OK
+
+
+# -- fetch -----------------------------------------------------------------------------
+
+
+def cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .dataset import fetch
+
+    done = fetch(args.set, dest=args.dest)
+    for warning in done.warnings:
+        print(f"quotelocate: warning: {warning}", file=err)
+    state = "downloaded" if done.downloaded else "already present"
+    print(f"{done.path} ({state}, sha256 {done.sha256})", file=out)
+    return EXIT_OK
