@@ -20,6 +20,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
 
 from .locate import DiffOp, NearMiss
 
@@ -165,12 +166,35 @@ class Diagnoser:
         return f"'{_clip(head)}' and '{_clip(tail)}' occur in the document, but not together"
 
     # main -----------------------------------------------------------------------------
+    def _window(self, q: str) -> tuple[int, int] | None:
+        """Where the closest passage probably is: the start offsets implied by the
+        quote's k-grams found in the locator's index, by vote. None when no k-gram of
+        the quote occurs (then the whole text is aligned)."""
+        loc = self.locator
+        index, k = loc._index, len(next(iter(loc._index), "x" * 8))
+        key = q if loc._skel_map is None else _skeleton_of(q)
+        votes: dict[int, int] = {}
+        for i in range(0, max(len(key) - k + 1, 1), 3):
+            positions = index.get(key[i : i + k], ())
+            if 0 < len(positions) <= 20:
+                for p in positions:
+                    bucket = (p - i) // 32
+                    votes[bucket] = votes.get(bucket, 0) + 1
+        if not votes:
+            return None
+        best = max(votes, key=lambda b: (votes[b], -b)) * 32
+        if loc._skel_map is not None:
+            best = loc._skel_map[min(max(best, 0), len(loc._skel_map) - 1)]
+        return max(0, best - len(q)), min(len(self.text), best + 2 * len(q) + 64)
+
     def near_miss(self, q: str) -> NearMiss | None:
         text = self.text
-        alignment = fuzz.partial_ratio_alignment(q, text)
+        window = self._window(q)
+        lo, hi = window if window else (0, len(text))
+        alignment = fuzz.partial_ratio_alignment(q, text[lo:hi])
         if alignment is None or alignment.score <= 0:
             return None
-        a, b = _widen(text, alignment.dest_start, alignment.dest_end)
+        a, b = _widen(text, lo + alignment.dest_start, lo + alignment.dest_end)
         passage = text[a:b]
         similarity = fuzz.ratio(q, passage)
         probe = self._probe_cause(q)
@@ -178,7 +202,8 @@ class Diagnoser:
             spliced = self._splice(q)
             probe = ("spliced", spliced) if spliced else None
         if probe is None:
-            probe = _word_cause(q, passage, similarity)
+            ca, cb = _expand_words(text, a, b, 6)
+            probe = _word_cause(q, text[ca:cb], similarity)
         cause, detail = probe
         norm = self.locator.norm
         start, end = norm.starts[a] if a < len(norm.starts) else 0, norm.ends[max(a, b - 1)] if b > 0 else 0
@@ -189,14 +214,33 @@ class Diagnoser:
             end=end,
             page=page,
             similarity=similarity,
-            diff=char_diff(passage, q),
+            quote=q,
             cause=cause,
             detail=detail,
         )
 
 
+def _skeleton_of(text: str) -> str:
+    from .locate import _skeleton
+
+    return _skeleton(text)
+
+
 def _clip(text: str, n: int = 40) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _expand_words(text: str, a: int, b: int, words: int) -> tuple[int, int]:
+    """Grow ``[a, b)`` by up to ``words`` whole words on each side, within one flow."""
+    lo = text.rfind("\x00", 0, a) + 1
+    hi = text.find("\x00", b)
+    hi = len(text) if hi < 0 else hi
+    for _ in range(words):
+        p = text.rfind(" ", lo, max(a - 1, lo))
+        a = lo if p < 0 else p + 1
+        q = text.find(" ", min(b + 1, hi), hi)
+        b = hi if q < 0 else q
+    return a, b
 
 
 def _widen(text: str, a: int, b: int) -> tuple[int, int]:
@@ -247,8 +291,9 @@ def _word_cause(q: str, passage: str, similarity: float) -> tuple[str, str]:
 
 
 def char_diff(passage: str, quote: str) -> tuple[DiffOp, ...]:
-    """Character diff of the closest passage (document side) against the quote."""
-    matcher = difflib.SequenceMatcher(None, passage, quote, autojunk=False)
+    """Character diff of the closest passage (document side) against the quote
+    (rapidfuzz's Levenshtein opcodes)."""
     return tuple(
-        DiffOp(op, passage[i1:i2], quote[j1:j2]) for op, i1, i2, j1, j2 in matcher.get_opcodes()
+        DiffOp(op.tag, passage[op.src_start : op.src_end], quote[op.dest_start : op.dest_end])
+        for op in Levenshtein.opcodes(passage, quote)
     )

@@ -73,9 +73,20 @@ class NearMiss:
     end: int
     page: int
     similarity: float
-    diff: tuple[DiffOp, ...]
     cause: str
     detail: str
+    quote: str = ""  # the normalized quote the passage is compared with
+
+    @property
+    def diff(self) -> tuple[DiffOp, ...]:
+        """Character diff, document side against quote side (computed on first use)."""
+        cached = self.__dict__.get("_diff")
+        if cached is None:
+            from .diagnose import char_diff
+
+            cached = char_diff(self.passage, self.quote)
+            object.__setattr__(self, "_diff", cached)
+        return cached
 
     def diff_text(self) -> str:
         """The diff as text: ``[-passage-]{+quote+}`` around each change."""
