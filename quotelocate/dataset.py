@@ -70,6 +70,7 @@ FABRICATED_TAGS = (
     "number", "case", "negation", "marker-dropped", "splice", "paraphrase", "word-swap",
     "word-missing", "word-added", "version-drift", "trivial", "lookalike",
     "invented-tail", "punctuation", "outside-material", "cross-flow", "cross-column",
+    "partial-word",
 )  # fmt: skip
 """How a fabricated quote was made."""
 

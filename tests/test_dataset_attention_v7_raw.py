@@ -35,7 +35,7 @@ FAITHFUL_TAGS = {
 FABRICATED_TAGS = {
     "number", "case", "negation", "marker-dropped", "splice", "paraphrase", "word-swap",
     "word-missing", "word-added", "version-drift", "trivial", "lookalike", "invented-tail",
-    "punctuation", "outside-material", "cross-flow", "cross-column",
+    "punctuation", "outside-material", "cross-flow", "cross-column", "partial-word",
 }
 # minimum number of quotes per class this set promises
 FAITHFUL_MIN = {
@@ -47,10 +47,10 @@ FABRICATED_MIN = {
     "number": 4, "case": 4, "negation": 4, "marker-dropped": 4, "splice": 4,
     "paraphrase": 4, "word-swap": 4, "word-missing": 4, "word-added": 4, "trivial": 4,
     "lookalike": 4, "invented-tail": 4, "punctuation": 4, "outside-material": 3,
-    "cross-flow": 3,
+    "cross-flow": 3, "partial-word": 3,
 }
 # fabricated classes whose text is (or may be) real paper text by design
-REAL_TEXT = {"trivial", "outside-material", "cross-flow"}
+REAL_TEXT = {"trivial", "outside-material", "cross-flow", "partial-word"}
 ID_RE = re.compile(r"^[A-Za-z0-9._-]+$")
 CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 
@@ -284,6 +284,10 @@ def test_fabricated_quotes(qset, doc, chunks):
             assert not any(text in v for v in normalized_views(doc.text[gs:ge])), q["id"]
         elif kind == "cross-flow":
             continue
+        elif kind == "partial-word":
+            # only ever inside a longer word, never at a word start
+            assert any(text in v for v in views), q["id"]
+            assert not any(re.search(r"(?<!\w)" + re.escape(text), v) for v in views), q["id"]
         else:
             assert text, q["id"]
             assert q["text"] not in faithful_texts, q["id"]

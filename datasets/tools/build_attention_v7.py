@@ -894,6 +894,16 @@ FABRICATED = [
       "body sentence cut at 'weighted sum' and continued with the Figure 2 caption", near="The output is computed as a weighted sum"),
     X("cross-flow", "remained unchanged from the English-to-German base translation model. During inference, we Table 4: The Transformer generalizes well to English constituency parsing",
       "body sentence cut at 'During inference, we' and continued with the Table 4 caption", near="remained unchanged from the English-to-German"),
+    # -- partial-word: real characters of the paper, but starting inside a longer word,
+    #    which reverses or changes the meaning; a plain substring test accepts them
+    X("partial-word", "changed from the English-to-German base translation model",
+      "'unchanged from the English-to-German base translation model' with the prefix 'un' cut off", near="remained unchanged from the English-to-German"),
+    X("partial-word", "dependent sentence representations [4, 27, 28, 22]",
+      "'task-independent sentence representations' cut inside 'independent'", near="task-independent sentence representations"),
+    X("partial-word", "sure, but improves accuracy and BLEU score.",
+      "'unsure, but improves accuracy' cut inside 'unsure'", near="hurts perplexity, as the model learns to be more unsure"),
+    X("partial-word", "formed while at Google Brain.",
+      "'Work performed while at Google Brain.' cut inside 'performed'", near="Work performed while at Google Brain."),
 ]
 # fmt: on
 
@@ -914,10 +924,10 @@ ID_PRIORITY = [
 FABRICATED_KINDS = [
     "number", "case", "negation", "marker-dropped", "splice", "paraphrase", "word-swap",
     "word-missing", "word-added", "trivial", "lookalike", "invented-tail", "punctuation",
-    "outside-material", "cross-flow",
+    "outside-material", "cross-flow", "partial-word",
 ]
 # classes whose quote is (or may be) real text of the paper on purpose
-REAL_TEXT_KINDS = {"trivial", "outside-material", "cross-flow"}
+REAL_TEXT_KINDS = {"trivial", "outside-material", "cross-flow", "partial-word"}
 
 CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 PAGE_NUMBER_LINE = re.compile(r"\n\d{1,3}\n\f")
@@ -1165,6 +1175,12 @@ def build_fabricated(doc: Document, chunks: Chunks, views: list[str], entry: X) 
             raise BuildError("outside-material quote occurs in the cited group")
     elif entry.kind == "cross-flow":
         pass  # body text joined to interleaved material; may even be the raw stream
+    elif entry.kind == "partial-word":
+        hits = [m.start() for v in views for m in re.finditer(re.escape(q), v)]
+        if not hits:
+            raise BuildError(f"partial-word quote must occur inside a longer word: {entry.quote!r}")
+        if any(re.search(r"(?<!\w)" + re.escape(q), v) for v in views):
+            raise BuildError(f"partial-word quote occurs at a word start: {entry.quote!r}")
     else:
         if not q:
             raise BuildError("empty fabricated quote outside the trivial class")
