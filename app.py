@@ -1,5 +1,641 @@
-"""quotelocate workbench (Streamlit). Run with `make run`."""
+"""quotelocate workbench: evaluate, compare, inspect and share rule configurations.
+
+Run with ``make run`` (``streamlit run app.py``). Opens on the embedded ``synthetic``
+quote set; nothing is downloaded unless you ask for it.
+
+The script is thin: sidebar widgets -> a :class:`~quotelocate.normalize.Rules` config
+-> cached library calls (:mod:`quotelocate.dataset`, :mod:`quotelocate.evaluate`,
+:mod:`quotelocate.runstore`) -> one ``render_*`` function per view, each taking data
+that is already computed. Every widget that defines the view is bound to the URL
+(``bind="query-params"``), so a copied URL reopens the same set, rules and view.
+Document and quote text is only ever shown with ``st.text``, ``st.code`` or
+``st.dataframe``, never as Markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, fields
+from typing import Any
+
+import pandas as pd
 import streamlit as st
 
-st.title("quotelocate")
-st.write("The workbench is being built; use the `quotelocate` command line for now.")
+from quotelocate import report, workbench
+from quotelocate.chunks import Chunking
+from quotelocate.dataset import BUNDLED_SETS, Quote, QuoteSet, fetch, load_quote_set
+from quotelocate.document import render_page_png
+from quotelocate.errors import PaperNotFoundError, QuotelocateError
+from quotelocate.evaluate import Evaluation, SavingsAssumptions, evaluate, grid_configs
+from quotelocate.locate import Locator, Verdict
+from quotelocate.normalize import HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
+from quotelocate.runstore import RunStore
+
+VIEWS = ("Evaluate", "Compare", "Inspect", "Savings", "Share", "Runs")
+UPLOAD = "upload"
+SETS = (*BUNDLED_SETS, UPLOAD)
+DEFAULT_RULES = PRESETS["recommended"]
+RULE_FIELDS = tuple(f.name for f in fields(Rules))
+SCOPES = ("group", "chunk", "document")
+COMPARE_MODES = ("every preset", "presets and recommended minus one rule", "one rule varied")
+DEFAULT_SAVINGS = SavingsAssumptions()
+SAVINGS_KEYS = ("rerun_s", "review_anchor_s", "review_no_anchor_s", "baseline", "target_pct", "fab_share_pct")
+BOUND_KEYS = ("view", "set", "preset", *RULE_FIELDS, "scope", "chunk_size", "chunk_overlap", "group_size",
+              "repeats", "cmp_mode", "cmp_rule", "flip_a", "flip_b", "quote", "only", *SAVINGS_KEYS)
+DEFAULTS = {  # what each URL-bound widget shows when its parameter is absent
+    "view": VIEWS[0], "set": SETS[0], "preset": "recommended", **DEFAULT_RULES.to_dict(), "scope": SCOPES[0],
+    "repeats": 1, "cmp_mode": COMPARE_MODES[0], "cmp_rule": "quotes", "only": "all",
+    "rerun_s": DEFAULT_SAVINGS.rerun_seconds, "review_anchor_s": DEFAULT_SAVINGS.review_seconds_with_anchor,
+    "review_no_anchor_s": DEFAULT_SAVINGS.review_seconds_without_anchor, "baseline": DEFAULT_SAVINGS.baseline,
+    "target_pct": 100 * DEFAULT_SAVINGS.target,
+}
+BOOL_RULES = {
+    "quotes": "Curly quotes → straight",
+    "whitespace": "Collapse whitespace",
+    "invisible": "Drop soft hyphens / zero-width",
+    "furniture": "Drop page furniture",
+    "layout": "Layout reading order",
+    "word_boundaries": "Whole words only",
+}
+
+
+# ---------------------------------------------------------------------------------------
+# Cached library calls
+
+
+@st.cache_resource(show_spinner="Opening the quote set and its paper…", max_entries=8)
+def load_bundled(name: str, papers: str) -> QuoteSet:
+    return load_quote_set(name, papers_path=papers or None)
+
+
+@st.cache_resource(show_spinner="Checking the uploaded files…", max_entries=8)
+def load_uploaded(digest: str, _folder: str, _set_bytes: bytes, _pdf_bytes: bytes | None) -> QuoteSet:
+    return workbench.load_upload(_folder, _set_bytes, _pdf_bytes)
+
+
+@st.cache_resource(max_entries=8)
+def rechunked(set_hash: str, chunking: tuple[int, int, int], _quote_set: QuoteSet) -> QuoteSet:
+    return workbench.with_chunking(_quote_set, Chunking(*chunking))
+
+
+@st.cache_data(show_spinner="Evaluating…", max_entries=64)
+def run_evaluation(set_hash: str, configs: tuple[tuple[str, str], ...], scope: str, repeats: int,
+                   savings: tuple, ablation: bool, _quote_set: QuoteSet, _rules: tuple[Rules, ...]) -> Evaluation:
+    named = {name: rules for (name, _), rules in zip(configs, _rules)}
+    return evaluate(_quote_set, named, scope=scope, repeats=repeats,
+                    savings=SavingsAssumptions(**dict(savings)), ablation=ablation)
+
+
+@st.cache_resource(max_entries=16)
+def locator_for(set_hash: str, paper_sha256: str, fingerprint: str, _quote_set: QuoteSet, _rules: Rules) -> Locator:
+    return Locator(_quote_set.document(), _rules, chunking=_quote_set.chunking, chunks=_quote_set.explicit_chunks)
+
+
+@st.cache_data(max_entries=64)
+def page_png(paper_sha256: str, page: int, boxes: tuple, _quote_set: QuoteSet) -> bytes:
+    doc = _quote_set.document()
+    return render_page_png(doc, page, boxes=boxes, pdf_path=str(_quote_set.paper_path or doc.name))
+
+
+@st.cache_data(show_spinner="Writing the report…", max_entries=8)
+def report_html(key: str, _evaluation: Evaluation) -> str:
+    return report.render_html(_evaluation)
+
+
+def evaluation_of(quote_set: QuoteSet, named: dict[str, Rules], *, scope: str, repeats: int = 1,
+                  savings: SavingsAssumptions | None = None, ablation: bool = False) -> Evaluation:
+    """Cached :func:`evaluate`, keyed by (set hash, rules fingerprints, options)."""
+    if savings is None:  # no savings asked for: measure against the first config, evaluate nothing extra
+        savings = SavingsAssumptions(baseline=next(iter(named)))
+    configs = tuple((name, rules.fingerprint) for name, rules in named.items())
+    return run_evaluation(quote_set.set_hash, configs, scope, repeats, tuple(sorted(asdict(savings).items())),
+                          ablation, quote_set, tuple(named.values()))
+
+
+def run_store() -> RunStore:
+    return RunStore()
+
+
+# ---------------------------------------------------------------------------------------
+# Widgets -> config
+
+
+def _init_state() -> None:
+    """Before any widget exists: apply a shared ``?preset=`` that came without rules."""
+    if st.session_state.get("_init"):
+        return
+    st.session_state["_init"] = True
+    params = st.query_params
+    name = params.get("preset")
+    if name in PRESETS and not any(k in params for k in RULE_FIELDS):
+        for key, value in PRESETS[name].to_dict().items():
+            st.session_state[key] = value
+
+
+def _apply_preset() -> None:
+    name = st.session_state.get("preset")
+    if name in PRESETS:
+        for key, value in PRESETS[name].to_dict().items():
+            st.session_state[key] = value
+
+
+def _rule_changed() -> None:
+    st.session_state["preset"] = workbench.matching_preset(current_rules())
+
+
+def current_rules() -> Rules:
+    state = st.session_state
+    return Rules(**{key: state.get(key, getattr(DEFAULT_RULES, key)) for key in RULE_FIELDS})
+
+
+def config_name(rules: Rules) -> str:
+    name = workbench.matching_preset(rules)
+    return name if name != "custom" else "current"
+
+
+def sidebar() -> dict[str, Any]:
+    """The shared controls: quote set, rules, scope, chunking. Returns the choices."""
+    sb = st.sidebar
+    sb.header("Quote set")
+    choice = sb.selectbox("Quote set", SETS, key="set", bind="query-params",
+                          help="A bundled set, or `upload` to check your own quote set and paper.")
+    uploads = None
+    if choice == UPLOAD:
+        set_file = sb.file_uploader("Quote set (YAML)", type=["yaml", "yml"], key="upload_set")
+        pdf_file = sb.file_uploader("Paper (PDF, optional if it is on the papers path)", type=["pdf"],
+                                    key="upload_pdf")
+        uploads = (set_file, pdf_file)
+
+    sb.header("Rules")
+    sb.selectbox("Preset", (*PRESETS, "custom"), key="preset", bind="query-params",
+                 index=tuple(PRESETS).index("recommended"),
+                 on_change=_apply_preset, help="Pick a preset, then change single rules below.")
+    for key, label in BOOL_RULES.items():
+        sb.checkbox(label, value=getattr(DEFAULT_RULES, key), key=key, bind="query-params",
+                    on_change=_rule_changed)
+    sb.selectbox("Unicode", UNICODE_MODES, index=UNICODE_MODES.index(DEFAULT_RULES.unicode), key="unicode",
+                 bind="query-params", on_change=_rule_changed)
+    sb.selectbox("End-of-line hyphens", HYPHENATION_MODES, index=HYPHENATION_MODES.index(DEFAULT_RULES.hyphenation),
+                 key="hyphenation", bind="query-params", on_change=_rule_changed)
+    c1, c2 = sb.columns(2)
+    c1.number_input("Min chars", min_value=0, max_value=1000, value=DEFAULT_RULES.min_chars, key="min_chars",
+                    bind="query-params", on_change=_rule_changed)
+    c2.number_input("Min words", min_value=0, max_value=100, value=DEFAULT_RULES.min_words, key="min_words",
+                    bind="query-params", on_change=_rule_changed)
+
+    sb.header("Material")
+    scope = sb.selectbox("Scope for quotes with a cited chunk", SCOPES, key="scope", bind="query-params")
+    c1, c2, c3 = sb.columns(3)
+    size = c1.number_input("Chunk", min_value=16, max_value=100_000, value=None, key="chunk_size",
+                           bind="query-params", placeholder="set")
+    overlap = c2.number_input("Overlap", min_value=0, max_value=100_000, value=None, key="chunk_overlap",
+                              bind="query-params", placeholder="set")
+    group = c3.number_input("Group", min_value=1, max_value=100, value=None, key="group_size",
+                            bind="query-params", placeholder="set")
+    repeats = sb.number_input("Timing repeats per quote", min_value=1, max_value=20, value=1, key="repeats",
+                              bind="query-params")
+    return {"set": choice, "uploads": uploads, "scope": scope, "chunking": (size, overlap, group),
+            "repeats": int(repeats), "rules": current_rules()}
+
+
+def show_error(title: str, detail: str) -> None:
+    """A fixed message, with the library's one-line explanation shown as plain text."""
+    st.error(title, icon="⚠️")
+    st.code(detail, language=None, wrap_lines=True)
+
+
+def session_folder() -> str:
+    folder = st.session_state.get("_upload_dir")
+    if not folder or not os.path.isdir(folder):
+        folder = tempfile.mkdtemp(prefix="quotelocate-upload-")
+        st.session_state["_upload_dir"] = folder
+    return folder
+
+
+def resolve_quote_set(choices: dict[str, Any]) -> QuoteSet | None:
+    """The quote set the sidebar asks for, or None after explaining why not."""
+    name = choices["set"]
+    try:
+        if name == UPLOAD:
+            set_file, pdf_file = choices["uploads"]
+            if set_file is None:
+                st.info("Upload a quote set (YAML, format in datasets/README.md) and its paper (PDF) in the sidebar.")
+                return None
+            set_bytes = set_file.getvalue()
+            pdf_bytes = pdf_file.getvalue() if pdf_file is not None else None
+            digest = workbench.upload_digest(set_bytes, pdf_bytes)
+            quote_set = load_uploaded(digest, session_folder(), set_bytes, pdf_bytes)
+        else:
+            quote_set = load_bundled(name, os.environ.get("QUOTELOCATE_PAPERS", ""))
+    except PaperNotFoundError as exc:
+        render_missing_paper(name, str(exc))
+        return None
+    except QuotelocateError as exc:
+        show_error("The quote set could not be loaded.", str(exc))
+        return None
+    size, overlap, group = choices["chunking"]
+    if any(v is not None for v in (size, overlap, group)):
+        base = quote_set.chunking
+        wanted = (int(size or base.size), int(base.overlap if overlap is None else overlap), int(group or base.group_size))
+        try:
+            quote_set = rechunked(quote_set.set_hash, wanted, quote_set)
+        except QuotelocateError as exc:
+            show_error("That chunking does not fit this quote set; using the set's own.", str(exc))
+    return quote_set
+
+
+def render_missing_paper(name: str, detail: str) -> None:
+    show_error("The pinned paper of this quote set is not on the papers search path.", detail)
+    if name == UPLOAD:
+        st.info("Upload the paper as well, or put it in a folder on QUOTELOCATE_PAPERS.")
+        return
+    if st.button("Fetch the paper", key="fetch", help="Downloads it from the URL in the quote set and checks its sha256."):
+        try:
+            with st.spinner("Downloading…"):
+                fetched = fetch(name)
+        except QuotelocateError as exc:
+            show_error("The download failed.", str(exc))
+            return
+        load_bundled.clear()
+        st.success("Downloaded and checked against the pin.")
+        for w in fetched.warnings:
+            st.code(w, language=None, wrap_lines=True)
+        st.rerun()
+
+
+# ---------------------------------------------------------------------------------------
+# Views (each takes data that is already computed)
+
+
+def render_set_header(quote_set: QuoteSet, rules: Rules) -> None:
+    doc = quote_set.document()
+    st.caption(
+        f"Set **{quote_set.name}** · {len(quote_set.faithful)} faithful + {len(quote_set.fabricated)} fabricated "
+        f"quotes · paper sha256 `{doc.sha256[:16]}…` · {len(doc.pages)} pages · rules `{rules.fingerprint}`"
+    )
+    for warning in quote_set.warnings:
+        st.warning("The quote set loaded with a warning:")
+        st.code(warning, language=None, wrap_lines=True)
+
+
+def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules) -> None:
+    st.subheader("Evaluate")
+    st.text(f"Rules: {rules.describe()}")
+    c = st.columns(3)
+    c[0].metric("False-reject rate", report.format_rate(metrics["false_reject"]),
+                help="Faithful quotes rejected (lower is better).")
+    c[0].caption(f"95% interval {report.format_rate(metrics['fr_low'])} – {report.format_rate(metrics['fr_high'])}"
+                 f" · n = {metrics['n_faithful']}")
+    c[1].metric("False-accept rate", report.format_rate(metrics["false_accept"]),
+                help="Fabricated quotes accepted (must stay at zero).")
+    c[1].caption(f"95% interval {report.format_rate(metrics['fa_low'])} – {report.format_rate(metrics['fa_high'])}"
+                 f" · n = {metrics['n_fabricated']}")
+    c[2].metric("Anchor accuracy", report.format_rate(metrics["anchor_accuracy"]),
+                help="Accepted faithful quotes placed on their labelled span.")
+    c[2].caption(f"95% interval {report.format_rate(metrics['aa_low'])} – {report.format_rate(metrics['aa_high'])}")
+    c = st.columns(5)
+    c[0].metric("Throughput", f"{metrics['throughput_qps']:,.0f} q/s")
+    c[1].metric("Latency p50", f"{metrics['p50_ms']:.2f} ms")
+    c[2].metric("Latency p95", f"{metrics['p95_ms']:.2f} ms")
+    c[3].metric("Latency p99", f"{metrics['p99_ms']:.2f} ms")
+    c[4].metric("Index build", f"{metrics['build_ms']:.0f} ms")
+    st.caption(report.HOW_MEASURED)
+    st.markdown("**Error rate per tag** (faithful: rejected; fabricated: accepted)")
+    table = by_tag.assign(rate=[report.format_rate(r, lo, hi) for r, lo, hi in zip(by_tag["rate"], by_tag["low"], by_tag["high"])])
+    st.dataframe(table[["label", "tag", "n", "rate"]], hide_index=True, width="stretch")
+
+
+def render_compare(evaluation: Evaluation, ablation: pd.DataFrame | None, flips: pd.DataFrame,
+                   pair: tuple[str, str]) -> None:
+    st.dataframe(report.metrics_table(evaluation.metrics), hide_index=True, width="stretch")
+    st.altair_chart(report.rates_chart(evaluation.metrics), width="content")
+    st.markdown("**Per-tag error rate**")
+    st.altair_chart(report.tag_heatmap(evaluation.by_tag), width="content")
+    if ablation is not None:
+        st.markdown("**Ablation of the current config** (one rule changed; exact McNemar p-values)")
+        st.dataframe(ablation.round(4), hide_index=True, width="stretch")
+    st.markdown(f"**Quotes whose verdict flips** between `{pair[0]}` and `{pair[1]}`: {len(flips)}")
+    st.dataframe(flips, hide_index=True, width="stretch")
+
+
+def render_inspect_table(verdicts: pd.DataFrame) -> None:
+    cols = ["id", "text", "label", "accepted", "status", "cause", "rules", "page", "tags"]
+    ids = tuple(verdicts["id"])
+
+    def pick() -> None:  # a clicked row selects that quote below
+        rows = st.session_state["inspect_table"].selection.rows
+        if rows and rows[0] < len(ids):
+            st.session_state["quote"] = ids[rows[0]]
+
+    st.dataframe(verdicts[cols], hide_index=True, width="stretch", height=260, key="inspect_table",
+                 on_select=pick, selection_mode="single-row",
+                 column_config={"text": st.column_config.TextColumn("quote", width="large")})
+
+
+def render_quote_detail(quote: Quote, verdict: Verdict, locator: Locator, images: list[tuple[int, bytes]],
+                        highlight: str) -> None:
+    st.markdown(f"**{quote.id}** · labelled `{quote.label}` · verdict **{verdict.status}**"
+                + (f" · cause `{verdict.cause}`" if verdict.cause else "")
+                + (f" · rules `{', '.join(verdict.rules)}`" if verdict.rules else ""))
+    st.text("Quote as the model wrote it:")
+    st.code(quote.text, language=None, wrap_lines=True)
+    st.text(f"Reason: {verdict.reason}")
+    left, right = st.columns([2, 3])
+    with left:
+        if verdict.near_miss is not None:
+            nm = verdict.near_miss
+            st.text(f"Closest passage, page {nm.page}, {nm.similarity:.0f}% similar ({nm.cause}):")
+            st.code(nm.passage, language=None, wrap_lines=True)
+            st.text("Character diff, [-passage-]{+quote+}:")
+            st.code(nm.diff_text(), language=None, wrap_lines=True)
+        elif verdict.start is not None:
+            before, match, after = locator.context(verdict, width=120)
+            st.text("Matched text in the paper (as extracted):")
+            st.code(match, language=None, wrap_lines=True)
+            st.text("Context:")
+            st.code(f"…{before}⟦{match}⟧{after}…", language=None, wrap_lines=True)
+        if quote.cited_chunk is not None and 0 <= quote.cited_chunk < len(locator.chunks):
+            st.text(f"Cited chunk {quote.cited_chunk}:")
+            st.code(locator.chunk_text(quote.cited_chunk), language=None, wrap_lines=True)
+        if quote.note:
+            st.text("Note in the quote set:")
+            st.code(quote.note, language=None, wrap_lines=True)
+    with right:
+        if not images:
+            st.text("Nothing to highlight (no match and no near miss on a PDF page).")
+        for column, (page, png) in zip(st.columns(len(images)) if images else (), images):
+            column.image(png, caption=f"page {page}: {highlight} highlighted", width="stretch")
+
+
+def render_savings(savings: pd.DataFrame, name: str) -> None:
+    row = savings.loc[savings["config"] == name].iloc[0]
+    st.metric("Measured saving", report.format_rate(row["saving"]),
+              help="1 − cost(config) / cost(baseline), expected review seconds per quote.")
+    st.caption(f"interval {report.format_rate(row['saving_low'])} – {report.format_rate(row['saving_high'])}"
+               f" · claimed target {report.format_rate(row['target'])}"
+               f" · {row['cost_s_per_quote']:.1f} s vs {row['baseline_cost_s']:.1f} s per quote")
+    sentence = report.savings_sentences(savings.loc[savings["config"] == name])[0]
+    (st.success if bool(row["holds"]) else st.error)(sentence)
+    st.altair_chart(report.savings_chart(savings), width="content")
+    st.dataframe(savings, hide_index=True, width="stretch")
+
+
+def render_share(url: str, uploaded: bool, stem: str, make_report, make_json, make_csv) -> None:
+    st.text("This link reopens the same quote set, rules and view:")
+    st.code(url, language=None, wrap_lines=True)
+    if uploaded:
+        st.warning("Uploaded files are not part of the link; share them alongside it.")
+    st.text("Every preset and the current rules, measured on this set (computed when you click):")
+    c = st.columns(3)
+    c[0].download_button("Download report (HTML)", data=make_report, file_name=f"{stem}-report.html",
+                         mime="text/html", key="dl_report")
+    c[1].download_button("Download run (JSON)", data=make_json, file_name=f"{stem}-run.json",
+                         mime="application/json", key="dl_json")
+    c[2].download_button("Download verdicts (CSV)", data=make_csv, file_name=f"{stem}-verdicts.csv",
+                         mime="text/csv", key="dl_csv")
+    st.caption("The report is one offline HTML file: charts are inline SVG, tables are plain HTML, and it "
+               "loads nothing from the network. `quotelocate report RUN` writes the same file from a stored run.")
+
+
+def render_runs(runs: pd.DataFrame, store_path: str) -> None:
+    st.text(f"Run store: {store_path}")
+    if runs.empty:
+        st.info("No stored runs yet. Save the current evaluation below, or use `quotelocate eval --save`.")
+        return
+    st.dataframe(runs, hide_index=True, width="stretch")
+
+
+def render_run(evaluation: Evaluation) -> None:
+    st.dataframe(report.metrics_table(evaluation.metrics), hide_index=True, width="stretch")
+    st.altair_chart(report.rates_chart(evaluation.metrics), width="content")
+
+
+def render_run_diff(changed: pd.DataFrame, deltas: pd.DataFrame) -> None:
+    st.markdown("**Rate changes per config**")
+    st.dataframe(deltas, hide_index=True, width="stretch")
+    st.markdown(f"**Verdicts that changed**: {len(changed)}")
+    st.dataframe(changed, hide_index=True, width="stretch")
+
+
+# ---------------------------------------------------------------------------------------
+# View controllers: widgets of one view -> library calls -> render_*
+
+
+def evaluate_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
+    rules = choices["rules"]
+    name = config_name(rules)
+    ev = evaluation_of(quote_set, {name: rules}, scope=choices["scope"], repeats=choices["repeats"])
+    metrics = ev.metrics.loc[ev.metrics["config"] == name].iloc[0]
+    render_evaluate(metrics, ev.by_tag.loc[ev.by_tag["config"] == name], rules)
+    if st.button("Save this evaluation to the run store", key="save_eval"):
+        save_run(ev)
+
+
+def save_run(evaluation: Evaluation) -> None:
+    try:
+        run_id = run_store().save(evaluation)
+    except QuotelocateError as exc:
+        show_error("The run could not be saved.", str(exc))
+        return
+    st.success(f"Saved as run {run_id}.")
+
+
+def compare_grid(rules: Rules, mode: str, rule: str) -> dict[str, Rules]:
+    if mode == COMPARE_MODES[2]:
+        grid = workbench.vary_rule(rules, rule)
+    elif mode == COMPARE_MODES[1]:
+        grid = grid_configs()
+    else:
+        grid = dict(PRESETS)
+    if rules not in grid.values():
+        grid = {config_name(rules): rules, **grid}
+    return grid
+
+
+def compare_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
+    rules = choices["rules"]
+    c1, c2 = st.columns(2)
+    mode = c1.radio("Configs", COMPARE_MODES, key="cmp_mode", bind="query-params")
+    rule = c2.selectbox("Rule to vary", workbench.VARIABLE_RULES, key="cmp_rule", bind="query-params",
+                        disabled=mode != COMPARE_MODES[2])
+    grid = compare_grid(rules, mode, rule)
+    ev = evaluation_of(quote_set, grid, scope=choices["scope"])
+    names = list(grid)
+    c1, c2, c3 = st.columns([2, 2, 1])
+    a = c1.selectbox("Flips from", names, index=0, key="flip_a", bind="query-params")
+    b = c2.selectbox("to", names, index=min(1, len(names) - 1), key="flip_b", bind="query-params")
+    with_ablation = c3.toggle("Ablation", value=True, key="cmp_ablation")
+    ablation = None
+    if with_ablation:
+        current = {config_name(rules): rules}
+        ablation = evaluation_of(quote_set, current, scope=choices["scope"], ablation=True).ablation
+    render_compare(ev, ablation, report.verdict_flips(ev.verdicts, a, b), (a, b))
+
+
+def inspect_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
+    rules = choices["rules"]
+    name = config_name(rules)
+    ev = evaluation_of(quote_set, {name: rules}, scope=choices["scope"], repeats=choices["repeats"])
+    verdicts = ev.verdicts.loc[ev.verdicts["config"] == name].reset_index(drop=True)
+    only = st.radio("Show", ("all", "misjudged", "rejected", "accepted"), horizontal=True, key="only",
+                    bind="query-params")
+    if only == "misjudged":
+        verdicts = report.errors(verdicts)
+    elif only != "all":
+        verdicts = verdicts.loc[verdicts["accepted"] == (only == "accepted")].reset_index(drop=True)
+    render_inspect_table(verdicts)
+    ids = list(verdicts["id"]) or [q.id for q in quote_set.quotes]
+    qid = st.selectbox("Quote (or click a row above)", ids, key="quote", bind="query-params")
+    if qid is None:
+        return
+    quote = quote_set.by_id(qid)
+    row = ev.verdicts.loc[(ev.verdicts["config"] == name) & (ev.verdicts["id"] == qid)].iloc[0]
+    doc = quote_set.document()
+    locator = locator_for(quote_set.set_hash, doc.sha256, rules.fingerprint, quote_set, rules)
+    scope = row["scope"] or "document"
+    verdict = locator.locate(quote.text, cited_chunk=quote.cited_chunk if scope != "document" else None, scope=scope)
+    boxes: tuple = verdict.boxes
+    pages: tuple[int, ...] = verdict.pages
+    highlight = "match" if verdict.accepted else "found text"
+    if verdict.near_miss is not None:
+        nm = verdict.near_miss
+        boxes = doc.boxes([(nm.start, nm.end)])
+        pages = doc.pages_for(nm.start, nm.end)
+        highlight = "closest passage"
+    images = []
+    if doc.kind == "pdf":
+        for page in pages[:3]:
+            images.append((page, page_png(doc.sha256, page, tuple(b for b in boxes if b.page == page), quote_set)))
+    render_quote_detail(quote, verdict, locator, images, highlight)
+
+
+def savings_assumptions() -> SavingsAssumptions:
+    d = DEFAULT_SAVINGS
+    c = st.columns(3)
+    rerun = c[0].number_input("Re-run after a rejection (s)", min_value=0.0, value=float(d.rerun_seconds),
+                              step=5.0, key="rerun_s", bind="query-params")
+    with_anchor = c[1].number_input("Review with anchor (s)", min_value=0.0,
+                                    value=float(d.review_seconds_with_anchor), step=5.0, key="review_anchor_s",
+                                    bind="query-params")
+    without = c[2].number_input("Review without anchor (s)", min_value=0.0,
+                                value=float(d.review_seconds_without_anchor), step=5.0, key="review_no_anchor_s",
+                                bind="query-params")
+    c = st.columns(3)
+    baseline = c[0].selectbox("Baseline", tuple(PRESETS), index=tuple(PRESETS).index(d.baseline), key="baseline",
+                              bind="query-params")
+    target = c[1].number_input("Claimed saving (%)", min_value=-100.0, max_value=100.0, value=100 * d.target,
+                               step=5.0, key="target_pct", bind="query-params")
+    share = c[2].number_input("Fabricated share (%)", min_value=0.0, max_value=100.0, value=None,
+                              key="fab_share_pct", bind="query-params", placeholder="the set's mix")
+    return SavingsAssumptions(
+        rerun_seconds=float(rerun), review_seconds_with_anchor=float(with_anchor),
+        review_seconds_without_anchor=float(without), baseline=baseline, target=float(target) / 100,
+        fabricated_share=None if share is None else float(share) / 100,
+    )
+
+
+def savings_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
+    rules = choices["rules"]
+    assumptions = savings_assumptions()
+    name = config_name(rules)
+    named = {assumptions.baseline: PRESETS[assumptions.baseline]}
+    named.setdefault(name, rules)  # the current rules, unless they are the baseline preset itself
+    ev = evaluation_of(quote_set, named, scope=choices["scope"], savings=assumptions)
+    st.caption("Expected review seconds per quote: a rejected faithful quote costs a re-run plus a search "
+               "without an anchor, an accepted one a check with its anchor; a rejected fabrication costs a "
+               "re-run, an accepted one a search without an anchor. The interval spans the 95% intervals of "
+               "both configs' rates; the claim holds when its lower end reaches the target.")
+    render_savings(ev.savings, name)
+
+
+def share_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
+    values = {key: st.session_state.get(key) for key in BOUND_KEYS}
+    values["view"] = "Share"
+    base = getattr(st.context, "url", None) or "http://localhost:8501/"
+    url = workbench.share_url(base, workbench.share_query(values, DEFAULTS))
+    rules = choices["rules"]
+    named = {config_name(rules): rules, **{k: v for k, v in PRESETS.items() if v != rules}}
+    scope, repeats = choices["scope"], choices["repeats"]
+    key = f"{quote_set.set_hash}:{scope}:{repeats}:{':'.join(r.fingerprint for r in named.values())}"
+
+    def shared() -> Evaluation:
+        return evaluation_of(quote_set, named, scope=scope, repeats=repeats,
+                             savings=SavingsAssumptions(baseline="exact"), ablation=True)
+
+    render_share(
+        url, choices["set"] == UPLOAD, f"quotelocate-{quote_set.name}",
+        make_report=lambda: report_html(key, shared()),
+        make_json=lambda: json.dumps(shared().to_json(), indent=1, ensure_ascii=False),
+        make_csv=lambda: shared().verdicts.to_csv(index=False),
+    )
+
+
+def runs_view(quote_set: QuoteSet | None, choices: dict[str, Any]) -> None:
+    try:
+        store = run_store()
+        runs = store.list_runs()
+    except QuotelocateError as exc:
+        show_error("The run store cannot be read.", str(exc))
+        return
+    render_runs(runs, str(store.path))
+    if quote_set is not None and st.button("Save the current evaluation", key="save_runs"):
+        rules = choices["rules"]
+        save_run(evaluation_of(quote_set, {config_name(rules): rules}, scope=choices["scope"],
+                               repeats=choices["repeats"]))
+        runs = store.list_runs()
+    if runs.empty:
+        return
+    ids = list(runs["id"])
+    st.markdown("**Reload a run**")
+    pick = st.selectbox("Run", ids, index=len(ids) - 1, key="run_pick")
+    try:
+        stored = store.load(pick)
+    except QuotelocateError as exc:
+        show_error("That run could not be loaded.", str(exc))
+    else:
+        render_run(stored)
+        st.download_button("Download this run's report (HTML)", key="dl_run_report",
+                           data=lambda: report_html(f"run:{store.path}:{pick}", stored),
+                           file_name=f"quotelocate-run-{pick}-report.html", mime="text/html")
+    if len(ids) >= 2:
+        st.markdown("**Compare two runs**")
+        c1, c2 = st.columns(2)
+        a = c1.selectbox("Run A", ids, index=len(ids) - 2, key="run_a")
+        b = c2.selectbox("Run B", ids, index=len(ids) - 1, key="run_b")
+        try:
+            changed, deltas = store.compare(a, b)
+        except QuotelocateError as exc:
+            show_error("Those runs could not be compared.", str(exc))
+            return
+        render_run_diff(changed, deltas)
+
+
+# ---------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    st.set_page_config(page_title="quotelocate workbench", page_icon="🔎", layout="wide")
+    _init_state()
+    choices = sidebar()
+    st.title("quotelocate workbench")
+    quote_set = resolve_quote_set(choices)
+    if quote_set is not None:
+        render_set_header(quote_set, choices["rules"])
+    tabs = st.tabs(VIEWS, key="view", bind="query-params")
+    controllers = (evaluate_view, compare_view, inspect_view, savings_view, share_view, runs_view)
+    for tab, controller in zip(tabs, controllers):
+        if not tab.open:
+            continue
+        with tab:
+            if quote_set is None and controller is not runs_view:
+                st.info("Choose a quote set that loads to see this view.")
+                continue
+            try:
+                controller(quote_set, choices)
+            except QuotelocateError as exc:
+                show_error("This view could not be computed.", str(exc))
+
+
+main()

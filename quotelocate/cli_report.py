@@ -1,0 +1,90 @@
+"""The ``quotelocate report`` command: one self-contained HTML file from a stored run.
+
+``quotelocate report RUN --out report.html``: ``RUN`` is a run id in the run store
+(see ``quotelocate runs``) or a path to a run JSON file (what ``Evaluation.to_json``
+writes, e.g. the workbench's "Download run (JSON)"). Registered by
+:func:`quotelocate.cli.build_parser` through :func:`add_parsers`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from .errors import ConfigError, QuotelocateError, RunStoreError
+from .evaluate import Evaluation
+
+MAX_RUN_JSON_BYTES = 512 * 1024 * 1024
+
+
+def add_parsers(sub: "argparse._SubParsersAction") -> None:
+    p = sub.add_parser("report", help="write a self-contained offline HTML report of a stored run")
+    p.add_argument("run", metavar="RUN", help="run id in the run store, or a path to a run JSON file")
+    p.add_argument("--out", default="report.html", metavar="FILE", help="output file (default report.html; - for stdout)")
+    p.add_argument("--store", metavar="FILE", help="run store file (default $QUOTELOCATE_RUNS or the user data folder)")
+    p.add_argument("--title", help="report title (default: quotelocate evaluation: SET)")
+    p.set_defaults(handler=cmd_report)
+
+
+def load_run(run: str, *, store: str | None = None) -> Evaluation:
+    """The evaluation named by ``run``: an existing file is read as run JSON, a whole
+    number is a run id in the run store."""
+    path = Path(run)
+    if path.is_file():
+        return _read_run_json(path)
+    if run.strip().isdigit():
+        from .runstore import RunStore
+
+        return RunStore(store).load(int(run))
+    raise RunStoreError(f"{run}: neither a run JSON file nor a run id (see `quotelocate runs`)")
+
+
+def _read_run_json(path: Path) -> Evaluation:
+    size = path.stat().st_size
+    if size > MAX_RUN_JSON_BYTES:
+        raise RunStoreError(f"{path}: {size} bytes is too large for a run JSON file")
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RunStoreError(f"{path}: not valid UTF-8 at byte {exc.start}") from None
+    except json.JSONDecodeError as exc:
+        raise RunStoreError(f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    try:
+        return Evaluation.from_json(data)
+    except ConfigError as exc:
+        raise RunStoreError(f"{path}: not a quotelocate run ({exc})") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RunStoreError(f"{path}: malformed run JSON ({type(exc).__name__}: {exc})") from None
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def cmd_report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .report import render_html
+
+    evaluation = load_run(args.run, store=args.store)
+    html = render_html(evaluation, title=args.title)
+    if args.out == "-":
+        out.write(html)
+        return 0
+    target = Path(args.out)
+    try:
+        _write_atomically(target, html)
+    except OSError as exc:
+        raise QuotelocateError(f"{target}: cannot write the report ({exc.strerror or exc})") from None
+    print(f"wrote {target} ({len(html.encode('utf-8')):,} bytes)", file=out)
+    return 0

@@ -1,0 +1,183 @@
+"""The workbench's input handling and view state, kept free of Streamlit so it is tested
+like the rest of the package (``app.py`` only wires these to widgets).
+
+* Uploads: :func:`load_upload` checks an uploaded quote set (YAML) and paper (PDF) —
+  size limit, ``%PDF-`` header, strict validation by
+  :func:`~quotelocate.dataset.load_quote_set` (``yaml.safe_load`` after refusing tags
+  and aliases) — and stages them under fixed names in a folder the caller owns (one per
+  session). An uploaded file's name never becomes a path.
+* View state: :func:`share_query` turns the values of the URL-bound widgets into the
+  query string that reopens the same set, rules and view; :func:`matching_preset` names
+  the preset a rules config equals; :func:`vary_rule` builds a comparison grid that
+  varies one rule.
+
+>>> share_query({"set": "synthetic", "quotes": False, "view": "Inspect", "chunk_size": None}, {"set": "synthetic"})
+{'quotes': 'false', 'view': 'Inspect'}
+>>> matching_preset(PRESETS["two-transform"]), matching_preset(Rules(quotes=True))
+('two-transform', 'custom')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import urllib.parse
+from pathlib import Path
+from typing import Any, Mapping
+
+from .chunks import Chunking
+from .dataset import QuoteSet, load_quote_set
+from .document import Document
+from .errors import ConfigError, DatasetError, DocumentError
+from .normalize import HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
+
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+"""Largest accepted upload (matches ``server.maxUploadSize`` in ``.streamlit/config.toml``)."""
+
+SET_FILE = "quotes.yaml"
+PAPER_FILE = "paper.pdf"
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def check_upload_size(data: bytes, what: str, *, max_bytes: int | None = None) -> None:
+    """Refuse an empty upload or one larger than ``max_bytes`` (default :data:`MAX_UPLOAD_BYTES`)."""
+    max_bytes = MAX_UPLOAD_BYTES if max_bytes is None else max_bytes
+    if not data:
+        raise DatasetError(f"{what}: the uploaded file is empty")
+    if len(data) > max_bytes:
+        raise DatasetError(f"{what}: {_mb(len(data))} exceeds the upload limit of {_mb(max_bytes)}")
+
+
+def check_pdf_upload(data: bytes, *, max_bytes: int | None = None) -> None:
+    """Refuse an uploaded paper that is too large or has no ``%PDF-`` header."""
+    check_upload_size(data, "paper", max_bytes=max_bytes)
+    if data[:1024].find(b"%PDF-") < 0:
+        raise DocumentError(f"paper: not a PDF (no %PDF- header; starts with {data[:8]!r})")
+
+
+def upload_digest(set_bytes: bytes, pdf_bytes: bytes | None) -> str:
+    """Content hash of an upload pair; names its staging folder and keys caches."""
+    h = hashlib.sha256()
+    h.update(hashlib.sha256(set_bytes).digest())
+    h.update(hashlib.sha256(pdf_bytes or b"").digest())
+    return h.hexdigest()
+
+
+def stage_upload(folder: str | os.PathLike, set_bytes: bytes, pdf_bytes: bytes | None = None, *,
+                 max_bytes: int | None = None) -> tuple[Path, Path | None]:
+    """Check an upload and write it as ``<folder>/<digest>/quotes.yaml`` (and
+    ``paper.pdf``). Returns the two paths; nothing is written when a check fails."""
+    check_upload_size(set_bytes, "quote set", max_bytes=max_bytes)
+    if pdf_bytes is not None:
+        check_pdf_upload(pdf_bytes, max_bytes=max_bytes)
+    root = Path(folder).resolve()
+    target = root / upload_digest(set_bytes, pdf_bytes)[:16]
+    target.mkdir(parents=True, exist_ok=True)
+    set_path = target / SET_FILE
+    set_path.write_bytes(set_bytes)
+    pdf_path = None
+    if pdf_bytes is not None:
+        pdf_path = target / PAPER_FILE
+        pdf_path.write_bytes(pdf_bytes)
+    return set_path, pdf_path
+
+
+def load_upload(folder: str | os.PathLike, set_bytes: bytes, pdf_bytes: bytes | None = None, *,
+                max_bytes: int | None = None) -> QuoteSet:
+    """Load an uploaded quote set, with its uploaded paper when one is given (else the
+    pinned paper is looked up on the papers search path as for any set).
+
+    Raises :class:`~quotelocate.errors.DatasetError` (including
+    :class:`~quotelocate.errors.PaperNotFoundError`) or
+    :class:`~quotelocate.errors.DocumentError` with a one-line message.
+    """
+    set_path, pdf_path = stage_upload(folder, set_bytes, pdf_bytes, max_bytes=max_bytes)
+    document = Document.open(pdf_path) if pdf_path is not None else None
+    return load_quote_set(set_path, document=document)
+
+
+def with_chunking(quote_set: QuoteSet, chunking: Chunking) -> QuoteSet:
+    """The same quotes over the same paper, cut into other chunks (cited chunk indices
+    keep their numbers, so they then point elsewhere: a what-if)."""
+    if chunking == quote_set.chunking and quote_set.chunk_file is None:
+        return quote_set
+    return QuoteSet.from_quotes(
+        quote_set.quotes,
+        document=quote_set.document(),
+        name=quote_set.name,
+        description=quote_set.description,
+        chunking=chunking,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# View state
+
+
+def share_query(values: Mapping[str, Any], defaults: Mapping[str, Any] | None = None) -> dict[str, str | list[str]]:
+    """Query parameters for the given widget values, serialized as Streamlit's
+    ``bind="query-params"`` reads them (booleans ``true``/``false``, lists repeated);
+    ``None`` and values equal to their entry in ``defaults`` are left out, as a widget
+    falls back to its default when its parameter is absent."""
+    defaults = defaults or {}
+    out: dict[str, str | list[str]] = {}
+    for key, value in values.items():
+        if value is None or (key in defaults and defaults[key] == value):
+            continue
+        if isinstance(value, bool):
+            out[key] = "true" if value else "false"
+        elif isinstance(value, (list, tuple)):
+            out[key] = [str(v) for v in value]
+        elif isinstance(value, float) and value.is_integer():
+            out[key] = str(int(value))
+        else:
+            out[key] = str(value)
+    return out
+
+
+def share_url(base: str, params: Mapping[str, str | list[str]]) -> str:
+    """``base`` (any query string dropped) with ``params`` as its query string."""
+    parts = urllib.parse.urlsplit(base or "")
+    query = urllib.parse.urlencode(params, doseq=True)
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path or "/", query, ""))
+
+
+def matching_preset(rules: Rules) -> str:
+    """The name of the preset equal to ``rules``, or ``custom``."""
+    for name, p in PRESETS.items():
+        if p == rules:
+            return name
+    return "custom"
+
+
+VARIABLE_RULES = ("quotes", "whitespace", "invisible", "unicode", "hyphenation", "furniture", "layout",
+                  "word_boundaries", "min_chars", "min_words")
+
+
+def vary_rule(rules: Rules, name: str, *, lengths: tuple[int, ...] = (0, 8, 12, 20, 40)) -> dict[str, Rules]:
+    """``rules`` with the one rule ``name`` set to each of its values, named
+    ``name=value`` (``lengths`` for ``min_chars``; a fifth of them for ``min_words``).
+
+    >>> list(vary_rule(Rules(), "hyphenation"))
+    ['hyphenation=off', 'hyphenation=keep', 'hyphenation=drop', 'hyphenation=both']
+    """
+    if name not in VARIABLE_RULES:
+        raise ConfigError(f"vary: {name!r} is not a rule ({', '.join(VARIABLE_RULES)})")
+    if name == "unicode":
+        values: tuple[Any, ...] = UNICODE_MODES
+    elif name == "hyphenation":
+        values = HYPHENATION_MODES
+    elif name == "min_chars":
+        values = lengths
+    elif name == "min_words":
+        values = tuple(sorted({max(0, n // 4) for n in lengths}))
+    else:
+        values = (False, True)
+    out = {}
+    for value in values:
+        label = ("on" if value else "off") if isinstance(value, bool) else value
+        out[f"{name}={label}"] = rules.replace(**{name: value})
+    return out

@@ -1,0 +1,359 @@
+"""The workbench (``app.py``) driven in-process with ``streamlit.testing.v1.AppTest``.
+
+Every view renders on the embedded synthetic set; a rule toggle changes the shown rates;
+the share link round-trips the view state; bad uploads show an error and leave the
+session usable; quote text with HTML or Markdown in it is shown literally.
+"""
+
+from __future__ import annotations
+
+import shutil
+import urllib.parse
+from pathlib import Path
+
+import pytest
+import yaml
+from streamlit.testing.v1 import AppTest
+
+from quotelocate import workbench
+from quotelocate.errors import DatasetError, DocumentError
+
+REPO = Path(__file__).resolve().parent.parent
+APP = str(REPO / "app.py")
+SYNTH_YAML = REPO / "datasets" / "synthetic" / "synthetic.yaml"
+SYNTH_PDF = REPO / "datasets" / "synthetic" / "synthetic.pdf"
+INJECTED = {
+    "inj-html": "<img src=x onerror=alert(1)> the tide model <script>alert(2)</script>",
+    "inj-md": "the cost is $x$ and **bold** with [a link](http://example.com) and ![img](http://example.com/a.png)",
+}
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path, monkeypatch):
+    monkeypatch.setenv("QUOTELOCATE_RUNS", str(tmp_path / "runs.sqlite3"))
+    monkeypatch.chdir(REPO)
+
+
+def app(**params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update(params)
+    return at.run()
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
+
+
+def view(at: AppTest, name: str) -> AppTest:
+    at.session_state["view"] = name
+    return ok(at.run())
+
+
+def codes(at: AppTest) -> list[str]:
+    return [c.value for c in at.code]
+
+
+def injected_set() -> bytes:
+    data = yaml.safe_load(SYNTH_YAML.read_text(encoding="utf-8"))
+    data["name"] = "injected"
+    data["description"] = "<b>description</b> $y$"
+    for qid, text in INJECTED.items():
+        data["quotes"].append({"id": qid, "text": text, "label": "fabricated", "tags": ["invented-tail"]})
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
+
+
+# -- opening and every view -------------------------------------------------------------
+
+
+def test_opens_on_the_synthetic_set_with_every_figure():
+    at = ok(app())
+    assert at.selectbox(key="set").value == "synthetic"
+    assert at.selectbox(key="preset").value == "recommended"
+    for label in ("False-reject rate", "False-accept rate", "Anchor accuracy", "Throughput", "Latency p50",
+                  "Latency p95", "Latency p99", "Index build"):
+        assert metric(at, label)
+    assert any("95% interval" in c.value for c in at.caption)
+    assert not at.error
+
+
+def test_toggling_a_rule_changes_the_rates():
+    at = ok(app())
+    before = (metric(at, "False-reject rate"), metric(at, "False-accept rate"))
+    at.checkbox(key="whitespace").uncheck().run()
+    ok(at)
+    after = (metric(at, "False-reject rate"), metric(at, "False-accept rate"))
+    assert after != before
+    assert at.selectbox(key="preset").value == "custom"
+    at.checkbox(key="whitespace").check().run()
+    assert (metric(ok(at), "False-reject rate"), metric(at, "False-accept rate")) == before
+    assert at.selectbox(key="preset").value == "recommended"
+
+
+def test_picking_a_preset_sets_every_rule():
+    at = ok(app())
+    before = metric(at, "False-reject rate")
+    at.selectbox(key="preset").select("exact").run()
+    ok(at)
+    assert at.checkbox(key="whitespace").value is False
+    assert at.checkbox(key="word_boundaries").value is False
+    assert at.selectbox(key="unicode").value == "off"
+    assert metric(at, "False-reject rate") != before
+
+
+def test_compare_view_grid_heatmap_ablation_and_flips():
+    at = view(ok(app()), "Compare")
+    assert len(at.get("vega_lite_chart")) >= 2  # rates chart and per-tag heatmap
+    assert any("Ablation" in m.value for m in at.markdown)
+    at.selectbox(key="flip_a").select("exact").run()
+    at.selectbox(key="flip_b").select("recommended").run()
+    ok(at)
+    flips = [m.value for m in at.markdown if "flips" in m.value]
+    assert flips and not flips[0].endswith(": 0")
+    at.radio(key="cmp_mode").set_value("one rule varied").run()
+    at.selectbox(key="cmp_rule").select("hyphenation").run()
+    ok(at)
+    assert "hyphenation=both" in at.selectbox(key="flip_a").options
+
+
+def test_inspect_view_shows_diff_page_and_chunk():
+    at = view(ok(app()), "Inspect")
+    at.radio(key="only").set_value("rejected").run()
+    ok(at)
+    n = len(at.selectbox(key="quote").options)
+    assert n
+    for i in range(n):  # the first rejection with a near miss: diff as text, page highlighted
+        at.selectbox(key="quote").select_index(i).run()
+        ok(at)
+        text = [t.value for t in at.text]
+        if any(t.startswith("Closest passage") for t in text):
+            break
+    else:
+        raise AssertionError("no rejected quote with a near miss")
+    assert "Character diff, [-passage-]{+quote+}:" in text
+    assert any("[-" in c or "{+" in c for c in codes(at))
+    assert at.get("image") and "closest passage highlighted" in at.get("image")[0].proto.imgs[0].caption
+    # an accepted quote: its match is highlighted on the rendered page, with the cited chunk
+    at.radio(key="only").set_value("accepted").run()
+    at.selectbox(key="quote").select_index(0).run()
+    ok(at)
+    assert at.get("image"), "the PDF page with the match is shown"
+    assert any(t.startswith("Cited chunk") for t in (x.value for x in at.text))
+    assert "Matched text in the paper (as extracted):" in [x.value for x in at.text]
+
+
+def test_savings_view_gives_a_verdict_and_reacts_to_assumptions():
+    at = view(ok(app()), "Savings")
+    first = metric(at, "Measured saving")
+    verdicts = [e.value for e in at.success] + [e.value for e in at.error]
+    assert any("of the time spent with exact" in v for v in verdicts)
+    at.number_input(key="review_no_anchor_s").set_value(300.0).run()
+    assert metric(ok(at), "Measured saving") != first
+
+
+def test_share_view_link_and_downloads():
+    at = view(ok(app()), "Share")
+    links = [c for c in codes(at) if "?" in c]
+    assert links and links[0].endswith("/?view=Share")  # defaults are left out of the link
+    labels = {b.label for b in at.get("download_button")}
+    assert {"Download report (HTML)", "Download run (JSON)", "Download verdicts (CSV)"} <= labels
+
+
+def test_runs_view_saves_lists_and_compares(tmp_path):
+    at = view(ok(app()), "Runs")
+    assert any("No stored runs" in i.value for i in at.info)
+    at.button(key="save_runs").click().run()
+    ok(at)
+    at.checkbox(key="whitespace").uncheck().run()
+    at.button(key="save_runs").click().run()
+    ok(at)
+    assert at.selectbox(key="run_a").options and at.selectbox(key="run_b").options
+    assert any("Verdicts that changed" in m.value for m in at.markdown)
+    assert (tmp_path / "runs.sqlite3").is_file()
+
+
+# -- share state ------------------------------------------------------------------------
+
+
+def test_share_link_round_trips_set_rules_and_view():
+    at = ok(app())
+    at.selectbox(key="preset").select("two-transform").run()
+    at.selectbox(key="hyphenation").select("keep").run()
+    at.number_input(key="min_words").set_value(4).run()
+    at.selectbox(key="scope").select("document").run()
+    at.session_state["view"] = "Inspect"
+    at.run()
+    quote = at.selectbox(key="quote").options[3]
+    at.selectbox(key="quote").select(quote).run()
+    view(at, "Share")
+    link = next(c for c in codes(at) if "?" in c)
+    params = {k: v[0] if len(v) == 1 else v for k, v in urllib.parse.parse_qs(urllib.parse.urlsplit(link).query).items()}
+    params["view"] = "Inspect"
+    again = ok(app(**params))
+    for key in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries"):
+        assert again.checkbox(key=key).value == at.checkbox(key=key).value, key
+    assert again.selectbox(key="hyphenation").value == "keep"
+    assert again.number_input(key="min_words").value == 4
+    assert again.selectbox(key="scope").value == "document"
+    assert again.selectbox(key="quote").value == quote  # the Inspect view is open on the same quote
+
+
+def test_a_preset_only_link_applies_the_preset():
+    at = ok(app(preset="exact"))
+    assert at.checkbox(key="whitespace").value is False
+    assert at.checkbox(key="word_boundaries").value is False
+
+
+# -- uploads ------------------------------------------------------------------------------
+
+
+def upload(at: AppTest, set_bytes: bytes | None, pdf_bytes: bytes | None) -> AppTest:
+    at.selectbox(key="set").select("upload").run()
+    if set_bytes is not None:
+        at.get("file_uploader")[0].set_value(("quotes.yaml", set_bytes, "application/yaml"))
+    if pdf_bytes is not None:
+        at.get("file_uploader")[1].set_value(("paper.pdf", pdf_bytes, "application/pdf"))
+    return ok(at.run())
+
+
+def error_text(at: AppTest) -> str:
+    return "\n".join([e.value for e in at.error] + codes(at))
+
+
+@pytest.mark.parametrize(
+    "set_bytes, pdf_bytes, expected",
+    [
+        (b"format: 1\nname: x\npaper: !!python/object/apply:os.system ['echo hi']\n", None, "tag"),
+        (b"\xff\xfe not utf-8", None, "UTF-8"),
+        (None, b"not a pdf at all", "not a PDF"),
+        (b"- just\n- a list\n", None, "quote set"),
+    ],
+    ids=["yaml-tag", "not-utf8", "pdf-magic", "not-a-mapping"],
+)
+def test_a_bad_upload_shows_an_error_and_the_session_stays_usable(set_bytes, pdf_bytes, expected):
+    at = ok(app())
+    if set_bytes is None:
+        set_bytes = SYNTH_YAML.read_bytes()
+    at = upload(at, set_bytes, pdf_bytes)
+    assert at.error, "a bad upload must show st.error"
+    assert expected.lower() in error_text(at).lower()
+    at.selectbox(key="set").select("synthetic").run()
+    ok(at)
+    assert not at.error and metric(at, "False-reject rate")
+
+
+def test_an_oversized_upload_is_refused_server_side(monkeypatch):
+    monkeypatch.setattr(workbench, "MAX_UPLOAD_BYTES", 1000)
+    at = upload(ok(app()), SYNTH_YAML.read_bytes(), SYNTH_PDF.read_bytes())
+    assert "exceeds the upload limit" in error_text(at)
+
+
+def test_injected_html_and_markdown_in_quotes_are_shown_literally():
+    at = upload(ok(app()), injected_set(), SYNTH_PDF.read_bytes())
+    assert not at.error, error_text(at)
+    assert metric(at, "False-accept rate")
+    view(at, "Inspect")
+    for qid, text in INJECTED.items():
+        at.selectbox(key="quote").select(qid).run()
+        ok(at)
+        assert text in codes(at), "the quote is shown verbatim as text"
+        for md in at.markdown:
+            assert "<img" not in md.value and "$x$" not in md.value and "onerror" not in md.value
+    table = at.dataframe[0].value
+    assert set(INJECTED.values()) <= set(table["text"])
+
+
+def test_uploaded_set_without_its_paper_names_the_missing_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("QUOTELOCATE_PAPERS", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    data = yaml.safe_load(SYNTH_YAML.read_text(encoding="utf-8"))
+    data["paper"]["file"] = "elsewhere.pdf"
+    at = upload(ok(app()), yaml.safe_dump(data).encode(), None)
+    assert "elsewhere.pdf" in error_text(at)
+
+
+def test_missing_pinned_paper_offers_a_fetch(tmp_path, monkeypatch):
+    empty = tmp_path / "papers"
+    empty.mkdir()
+    monkeypatch.setenv("QUOTELOCATE_PAPERS", str(empty))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    if (REPO / "datasets" / "papers" / "1706.03762v7.pdf").exists():
+        pytest.skip("datasets/papers holds the paper, so it is never missing here")
+    at = ok(app(set="attention-v7"))
+    assert "not on the papers search path" in error_text(at)
+    assert at.button(key="fetch")
+
+    source = REPO.parent / "shared" / "papers" / "1706.03762v7.pdf"
+    if not source.is_file():
+        return
+
+    import quotelocate.dataset as dataset
+
+    def fake_fetch(name, **_):  # no network in tests: "download" from the shared folder
+        target = tmp_path / "cache" / "quotelocate" / "papers"
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, target / source.name)
+        return dataset.Fetched(path=target / source.name, sha256="")
+
+    monkeypatch.setattr(dataset, "fetch", fake_fetch)
+    at.button(key="fetch").click().run()
+    ok(at)
+    assert not at.error and metric(at, "False-reject rate")
+
+
+# -- the upload helpers, unit-tested ----------------------------------------------------
+
+
+def test_stage_upload_uses_fixed_names_inside_the_folder(tmp_path):
+    set_path, pdf_path = workbench.stage_upload(tmp_path, b"format: 1\n", b"%PDF-1.7\n...")
+    assert set_path.name == "quotes.yaml" and pdf_path.name == "paper.pdf"
+    assert set_path.parent.parent == tmp_path.resolve() and pdf_path.parent == set_path.parent
+
+
+@pytest.mark.parametrize("pdf", [b"", b"<html>", b"PK\x03\x04zip"], ids=["empty", "html", "zip"])
+def test_check_pdf_upload_refuses_non_pdfs(pdf):
+    with pytest.raises((DocumentError, DatasetError)):
+        workbench.check_pdf_upload(pdf)
+
+
+def test_load_upload_refuses_a_paper_name_that_is_a_path(tmp_path):
+    data = yaml.safe_load(SYNTH_YAML.read_text(encoding="utf-8"))
+    data["paper"]["file"] = "../../etc/passwd"
+    with pytest.raises(DatasetError):
+        workbench.load_upload(tmp_path, yaml.safe_dump(data).encode())
+    assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == ["quotes.yaml"]
+
+
+def test_load_upload_with_the_paper_pins_it(tmp_path):
+    qs = workbench.load_upload(tmp_path, SYNTH_YAML.read_bytes(), SYNTH_PDF.read_bytes())
+    assert qs.name == "synthetic" and qs.document().kind == "pdf"
+    with pytest.raises(DatasetError, match="does not match its pin"):
+        other = REPO.parent / "shared" / "papers" / "1706.03762v7.pdf"
+        if not other.is_file():
+            pytest.skip("needs a second PDF")
+        workbench.load_upload(tmp_path, SYNTH_YAML.read_bytes(), other.read_bytes())
+
+
+def test_chunking_can_be_changed_and_a_misfit_is_explained():
+    at = ok(app())
+    before = metric(at, "False-reject rate")
+    at.selectbox(key="scope").select("chunk").run()
+    at.number_input(key="chunk_size").set_value(1024).run()
+    ok(at)
+    assert at.error and "chunking does not fit" in error_text(at)  # cited chunks past the new end
+    at.number_input(key="chunk_size").set_value(256).run()
+    ok(at)
+    assert not at.error and metric(at, "False-reject rate") != before
+
+
+def test_the_app_never_renders_text_as_html():
+    source = Path(APP).read_text(encoding="utf-8")
+    for forbidden in ("unsafe_allow_html", "st.html(", "components.html", "components.v1"):
+        assert forbidden not in source, forbidden

@@ -1,0 +1,241 @@
+"""End to end: ``streamlit run app.py`` in a real headless Chromium (Playwright).
+
+Starts the workbench on a free loopback port, waits for ``/_stcore/health``, toggles a
+rule and sees the rates change (and the URL follow), uploads a quote set whose quotes
+carry HTML and Markdown and checks they are shown literally, downloads the report and
+opens it with the network off, and saves a screenshot of every view under
+``tests/artifacts/`` (git-ignored). With ``QUOTELOCATE_UPDATE_DOCS=1`` the Evaluate and
+Inspect shots are also copied to ``docs/`` for the README.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "tests" / "artifacts"
+DOCS = REPO / "docs"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+VIEWS = ("Evaluate", "Compare", "Inspect", "Savings", "Share", "Runs")
+INJECTED = "<img src=x onerror=alert(1)> the tide model $x$ **bold**"
+
+if not Path(CHROMIUM).exists():  # .ci/run installs it; say so instead of failing obscurely
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = free_port()
+    tmp = tmp_path_factory.mktemp("browser")
+    env = {**os.environ, "QUOTELOCATE_RUNS": str(tmp / "runs.sqlite3"), "PYTHONUNBUFFERED": "1"}
+    env.setdefault("QUOTELOCATE_PAPERS", str(REPO.parent / "shared" / "papers"))
+    log = open(tmp / "streamlit.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                raise RuntimeError("streamlit did not start:\n" + (tmp / "streamlit.log").read_text(errors="replace"))
+            time.sleep(0.25)
+        yield url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # the group we started (streamlit and its children)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1500}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    dialogs: list[str] = []
+    pg.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    pg.dialogs = dialogs  # type: ignore[attr-defined]
+    yield pg
+    context.close()
+
+
+def metric_value(pg, label: str):
+    return pg.locator('[data-testid="stMetric"]').filter(has_text=label).locator('[data-testid="stMetricValue"]')
+
+
+def settle(pg) -> None:
+    """Wait until the script run triggered by the last action has finished."""
+    pg.wait_for_timeout(300)
+    pg.locator('[data-testid="stStatusWidget"]').filter(has_text="Running").wait_for(state="detached", timeout=30_000)
+    pg.wait_for_timeout(300)
+
+
+def open_view(pg, name: str) -> None:
+    pg.get_by_role("tab", name=name).click()
+    settle(pg)
+
+
+def shoot(pg, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name.lower()}.png"
+    pg.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def test_toggle_changes_rates_and_every_view_renders(server, page):
+    expect = sync_api.expect
+    page.goto(server)
+    fr = metric_value(page, "False-reject rate")
+    fr.wait_for(timeout=60_000)
+    settle(page)
+    before = fr.inner_text()
+    page.get_by_text("Collapse whitespace", exact=True).click()
+    expect(fr).not_to_have_text(before, timeout=30_000)
+    settle(page)
+    assert "whitespace=false" in page.url  # the view state follows into the URL
+    after = fr.inner_text()
+    assert after != before
+
+    # the copied URL reopens the same rules, in a fresh session
+    page.goto(page.url)
+    expect(metric_value(page, "False-reject rate")).to_have_text(after, timeout=60_000)
+    page.get_by_text("Collapse whitespace", exact=True).click()  # back to recommended for the screenshots
+    expect(fr).to_have_text(before, timeout=30_000)
+    settle(page)
+
+    shots = {}
+    for name in VIEWS:
+        open_view(page, name)
+        assert f"view={name}" in page.url or name == "Evaluate"
+        if name == "Compare":
+            page.locator('[data-testid="stVegaLiteChart"]').first.wait_for()
+        if name == "Inspect":
+            page.locator('[data-testid="stImage"]').first.wait_for()
+        page.wait_for_timeout(600)  # charts and images finish drawing
+        assert not page.locator('[data-testid="stException"]').count(), f"{name} raised"
+        shots[name] = shoot(page, name)
+    # for the README: a quote that crosses a page break, highlighted on both pages
+    qid = two_page_quote()
+    page.goto(f"{server}/?view=Inspect&quote={qid}")
+    page.locator('[data-testid="stImage"]').nth(1).wait_for(timeout=60_000)
+    settle(page)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stImage] img')].every(i => i.complete && i.naturalWidth > 0)"
+    )
+    shots["Inspect"] = shoot(page, "Inspect")
+    if os.environ.get("QUOTELOCATE_UPDATE_DOCS") == "1":  # refresh the README's screenshots on request only
+        DOCS.mkdir(exist_ok=True)
+        shutil.copy(shots["Evaluate"], DOCS / "evaluate.png")
+        shutil.copy(shots["Inspect"], DOCS / "inspect.png")
+    assert not page.dialogs
+
+
+def two_page_quote() -> str:
+    """An accepted faithful quote of the synthetic set that crosses a page break."""
+    from quotelocate.dataset import load_quote_set
+    from quotelocate.evaluate import evaluate
+
+    v = evaluate(load_quote_set("synthetic"), ["recommended"], repeats=1).verdicts
+    hits = v[v["accepted"] & (v["label"] == "faithful") & v["tags"].str.contains("page-break")]
+    assert len(hits), "the synthetic set has an accepted page-break quote"
+    return str(hits.iloc[0]["id"])
+
+
+def test_injected_quote_text_is_literal_and_report_is_offline(server, page, tmp_path):
+    expect = sync_api.expect
+    data = yaml.safe_load((REPO / "datasets" / "synthetic" / "synthetic.yaml").read_text(encoding="utf-8"))
+    data["quotes"].append({"id": "inj-html", "text": INJECTED, "label": "fabricated", "tags": ["invented-tail"]})
+    set_bytes = yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
+    pdf_bytes = (REPO / "datasets" / "synthetic" / "synthetic.pdf").read_bytes()
+
+    page.goto(f"{server}/?set=upload&view=Inspect")
+    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    inputs.first.wait_for(state="attached", timeout=60_000)
+    inputs.nth(0).set_input_files({"name": "../../evil name.yaml", "mimeType": "application/yaml", "buffer": set_bytes})
+    settle(page)
+    inputs.nth(1).set_input_files({"name": "x.pdf", "mimeType": "application/pdf", "buffer": pdf_bytes})
+    settle(page)
+    quote_box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Quote (or click a row above)")
+    quote_box.click()
+    page.keyboard.type("inj-html")
+    page.keyboard.press("Enter")
+    settle(page)
+    code = page.locator('[data-testid="stCode"]').filter(has_text="onerror=alert(1)")
+    expect(code.first).to_contain_text(INJECTED)
+    assert page.locator("img[src='x']").count() == 0
+    assert page.locator("main strong", has_text="bold").count() == 0
+    assert not page.dialogs
+    shoot(page, "inspect-injected")
+
+    # a bad upload: an error, and the session goes on
+    inputs.nth(1).set_input_files({"name": "fake.pdf", "mimeType": "application/pdf", "buffer": b"not a pdf"})
+    settle(page)
+    expect(page.locator('[data-testid="stAlert"]').filter(has_text="could not be loaded").first).to_be_visible()
+    shoot(page, "bad-upload")
+
+    # the report: downloaded from the Share view, opened with the network off
+    page.goto(f"{server}/?view=Share")
+    button = page.get_by_role("button", name="Download report (HTML)")
+    button.wait_for(timeout=60_000)
+    with page.expect_download(timeout=60_000) as info:
+        button.click()
+    target = tmp_path / "report.html"
+    info.value.save_as(target)
+    text = target.read_text(encoding="utf-8")
+    assert "<script" not in text and "<svg" in text
+    offline = page.context.browser.new_context(offline=True)
+    try:
+        requests: list[str] = []
+        report_page = offline.new_page()
+        report_page.on("request", lambda r: requests.append(r.url))
+        report_page.goto(target.as_uri())
+        assert report_page.locator("svg").count() >= 3
+        assert report_page.locator("h1").inner_text().startswith("quotelocate evaluation")
+        assert requests == [target.as_uri()]
+    finally:
+        offline.close()
