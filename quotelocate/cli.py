@@ -99,7 +99,9 @@ def build_locator(args: argparse.Namespace, doc: Document, rules: Rules) -> Loca
 # -- locate ---------------------------------------------------------------------------
 
 
-def _read_quotes(path: str) -> list[dict[str, Any]]:
+def read_jsonl(path: str, *, what: str = "lines") -> list[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for each non-blank line of a JSON-lines file (``-`` is
+    stdin); a clear :class:`QuoteInputError` naming the file and line otherwise."""
     p = Path(path)
     try:
         raw = sys.stdin.buffer.read() if path == "-" else p.read_bytes()
@@ -112,8 +114,7 @@ def _read_quotes(path: str) -> list[dict[str, Any]]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise QuoteInputError(f"{path}: line {line}: not valid UTF-8") from None
-    out = []
-    seen: set[str] = set()
+    records = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -123,6 +124,16 @@ def _read_quotes(path: str) -> list[dict[str, Any]]:
             raise QuoteInputError(f"{path}: line {lineno}: invalid JSON ({exc.msg})") from None
         if not isinstance(obj, dict):
             raise QuoteInputError(f"{path}: line {lineno}: expected a JSON object")
+        records.append((lineno, obj))
+    if not records:
+        raise QuoteInputError(f"{path}: no {what}")
+    return records
+
+
+def _read_quotes(path: str) -> list[dict[str, Any]]:
+    out = []
+    seen: set[str] = set()
+    for lineno, obj in read_jsonl(path, what="quotes"):
         quote = obj.get("quote")
         if not isinstance(quote, str):
             raise QuoteInputError(f"{path}: line {lineno}: 'quote' must be a string")
@@ -223,40 +234,13 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_audit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .audit import audit_records
 
-    records = _read_records(args.verdicts)
+    records = read_jsonl(args.verdicts, what="verdicts")
     report = audit_records(records, paper=args.paper, source=args.verdicts)
     for line in report.lines():
         print(line, file=out)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False), file=out)
     return EXIT_REJECTED if report.changed else EXIT_OK
-
-
-def _read_records(path: str) -> list[tuple[int, dict[str, Any]]]:
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except (FileNotFoundError, IsADirectoryError):
-        raise QuoteInputError(f"{p}: no such file") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise QuoteInputError(f"{p}: line {line}: not valid UTF-8") from None
-    records = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise QuoteInputError(f"{p}: line {lineno}: invalid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise QuoteInputError(f"{p}: line {lineno}: expected a JSON object")
-        records.append((lineno, obj))
-    if not records:
-        raise QuoteInputError(f"{p}: no verdicts")
-    return records
 
 
 # -- chunks / text / synth ------------------------------------------------------------

@@ -405,7 +405,7 @@ _WS_ANY = re.compile(r"\s+")
 _WS_ODD = re.compile(r"[^\S ]|  ")
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]|\u00ad(?![ \t]*\n)")
 _INVISIBLE_ALL = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
-_LIGATURES = {
+LIGATURES = {
     "\ufb00": "ff",
     "\ufb01": "fi",
     "\ufb02": "fl",
@@ -414,6 +414,7 @@ _LIGATURES = {
     "\ufb05": "st",
     "\ufb06": "st",
 }
+"""What the ``ligatures`` mode spells out (U+FB00-FB06; NFKC folds them the same way)."""
 _LIGATURE_RE = re.compile("[\ufb00-\ufb06]")
 _SINGLE_QUOTES = "\u2018\u2019\u201a\u201b"
 _DOUBLE_QUOTES = "\u201c\u201d\u201e\u201f"
@@ -470,7 +471,7 @@ def rule_invisible(text: str, rules: Rules, ctx: Context) -> list[Edit]:
 
 def rule_unicode(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if rules.unicode == "ligatures":
-        return [(m.start(), m.end(), _LIGATURES[m.group()], UNICODE) for m in _LIGATURE_RE.finditer(text)]
+        return [(m.start(), m.end(), LIGATURES[m.group()], UNICODE) for m in _LIGATURE_RE.finditer(text)]
     if rules.unicode == "nfkc":
         if text.isascii() or unicodedata.is_normalized("NFKC", text):
             return []

@@ -54,6 +54,7 @@ from typing import Sequence, Union
 import pymupdf
 
 from .document import PAGE_SEPARATOR, Document
+from .normalize import LIGATURES
 
 # -- constants ----------------------------------------------------------------------
 
@@ -87,15 +88,6 @@ FOOTNOTE_LEADING = 9.6
 SUP_SCALE = 0.68
 SUP_RISE = 3.6
 
-LIGATURES = {
-    "\ufb00": "ff",
-    "\ufb01": "fi",
-    "\ufb02": "fl",
-    "\ufb03": "ffi",
-    "\ufb04": "ffl",
-    "\ufb05": "st",
-    "\ufb06": "st",
-}
 SMART_QUOTES = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'}
 
 FAITHFUL_TAGS = frozenset(
