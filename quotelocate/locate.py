@@ -188,6 +188,7 @@ class _Occurrence(NamedTuple):
     start: int  # original start
     end: int  # original end
     flags: int
+    segments: tuple[tuple[int, int], ...] | None = None  # when the reading order jumps inside
 
 
 class Locator:
@@ -326,7 +327,7 @@ class Locator:
     def _invalid_reason(self, q: str) -> str:
         if BARRIER in q:
             return "quote contains a NUL character"
-        chars = len("".join(q.split()))
+        chars = len(q) - q.count(" ") if self.rules.whitespace else len("".join(q.split()))
         if chars == 0:
             return "quote is empty once normalized"
         if chars < self.rules.min_chars:
@@ -392,6 +393,7 @@ class Locator:
                 continue
             start, end = norm.starts[a], norm.ends[b - 1]
             jumps = norm.jumps
+            segments = None
             if jumps and bisect_left(jumps, a + 1) < bisect_left(jumps, b):
                 # the layout reading order jumps inside the match: cover every piece
                 segments = norm.segments(a, b)
@@ -401,7 +403,7 @@ class Locator:
             flags = norm.rule_flags(a, b)
             if decided:
                 flags = (flags & ~HYPHEN_KEEP) | decided
-            out.append(_Occurrence(a, b, start, end, flags))
+            out.append(_Occurrence(a, b, start, end, flags, segments))
         return out
 
     def _verify_hyphens(self, q: str, a: int, b: int) -> int | None:
@@ -441,7 +443,10 @@ class Locator:
         if b < len(text) and starts[b] == starts[b - 1] and ends[b] == ends[b - 1]:
             return False
         original = self.document.text
-        if not cluster_boundary(original, starts[a]) or not cluster_boundary(original, ends[b - 1]):
+        s, e = starts[a], ends[b - 1]
+        if not (original[max(s - 1, 0) : s + 1].isascii() and original[max(e - 1, 0) : e + 1].isascii()) and (
+            not cluster_boundary(original, s) or not cluster_boundary(original, e)
+        ):
             return False
         if self.rules.word_boundaries:
             if a > 0 and is_word_char(text[a - 1]) and is_word_char(q[0]) and not self._after_marker(a, q):
@@ -467,10 +472,7 @@ class Locator:
     def _place(self, o: _Occurrence, qflags: int, quote: str) -> dict[str, Any]:
         doc = self.document
         flags = o.flags | qflags
-        if self.norm.jumps:
-            segments = self.norm.segments(o.a, o.b)
-        else:
-            segments = ((o.start, o.end),)
+        segments = o.segments or ((o.start, o.end),)
         if len(segments) == 1:
             start, end = segments[0]
             exact = doc.text[start:end] == quote

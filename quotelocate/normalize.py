@@ -272,6 +272,8 @@ class Normalized:
             self._bits = _bit_positions(self.flags, 0) + _bit_positions(self.gaps, 1)
         acc = 0
         for bit, positions, lo in self._bits:
+            if acc & bit:
+                continue
             i = bisect_left(positions, a + lo)
             if i < len(positions) and positions[i] < b:
                 acc |= bit
