@@ -284,15 +284,13 @@ def test_missing_pinned_paper_offers_a_fetch(tmp_path, monkeypatch):
     empty.mkdir()
     monkeypatch.setenv("QUOTELOCATE_PAPERS", str(empty))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    if (REPO / "datasets" / "papers" / "1706.03762v7.pdf").exists():
-        pytest.skip("datasets/papers holds the paper, so it is never missing here")
+    assert not (REPO / "datasets" / "papers" / "1706.03762v7.pdf").exists(), "papers are never copied into the repo"
     at = ok(app(set="attention-v7"))
     assert "not on the papers search path" in error_text(at)
     assert at.button(key="fetch")
 
     source = REPO.parent / "shared" / "papers" / "1706.03762v7.pdf"
-    if not source.is_file():
-        return
+    assert source.is_file(), "the pinned papers live in ../shared/papers"
 
     import quotelocate.dataset as dataset
 
@@ -336,8 +334,6 @@ def test_load_upload_with_the_paper_pins_it(tmp_path):
     assert qs.name == "synthetic" and qs.document().kind == "pdf"
     with pytest.raises(DatasetError, match="does not match its pin"):
         other = REPO.parent / "shared" / "papers" / "1706.03762v7.pdf"
-        if not other.is_file():
-            pytest.skip("needs a second PDF")
         workbench.load_upload(tmp_path, SYNTH_YAML.read_bytes(), other.read_bytes())
 
 

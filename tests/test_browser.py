@@ -34,8 +34,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 VIEWS = ("Evaluate", "Compare", "Inspect", "Savings", "Share", "Runs")
 INJECTED = "<img src=x onerror=alert(1)> the tide model $x$ **bold**"
 
-if not Path(CHROMIUM).exists():  # .ci/run installs it; say so instead of failing obscurely
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+if not Path(CHROMIUM).exists():  # .ci/run installs it; CI must never skip this
+    message = f"{CHROMIUM} is not installed (apt-get install chromium)"
+    if os.environ.get("CI"):
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message + "; CI runs this test", allow_module_level=True)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

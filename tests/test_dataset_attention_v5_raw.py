@@ -3,7 +3,7 @@
 Independent of ``quotelocate.dataset``: the YAML is read with ``yaml.safe_load`` and
 every anchor is checked against ``Document.text`` of the pinned v5 PDF. The PDF is
 looked up in ``$QUOTELOCATE_PAPERS`` (folders separated by ``os.pathsep``), by default
-``<repo>/../shared/papers``; the paper-dependent tests are skipped when it is absent.
+``<repo>/../shared/papers``; the paper-dependent tests fail when it is absent.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def doc(quote_set) -> Document:
         path = folder / name
         if path.is_file():
             return Document.open(path)
-    pytest.skip(f"{name} not found in {[str(f) for f in _paper_folders()]}; set QUOTELOCATE_PAPERS")
+    pytest.fail(f"{name} not found in {[str(f) for f in _paper_folders()]}; set QUOTELOCATE_PAPERS")
 
 
 def test_header(quote_set):

@@ -536,7 +536,6 @@ def test_drawn_paper_flows(drawn: Document) -> None:
     assert HEADER not in reading_order(drawn).text
 
 
-@pytest.mark.skipif(not SYNTHETIC.exists(), reason="datasets/synthetic/synthetic.pdf not generated yet")
 def test_synthetic_paper_two_column_page() -> None:
     doc = Document.open(SYNTHETIC)
     roles = classify(doc)
