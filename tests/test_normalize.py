@@ -88,6 +88,7 @@ def test_fingerprint_is_stable_and_distinct():
     assert PRESETS["recommended"].fingerprint == Rules(
         quotes=True, whitespace=True, invisible=True, unicode="nfkc", hyphenation="both", furniture=True, layout=True
     ).fingerprint
+    assert PRESETS["recommended"].fingerprint == "ql1-dd6be3e6ff3f39af"  # pinned: stored verdicts rely on it
     prints = {r.fingerprint for r in PRESETS.values()}
     assert len(prints) == len(PRESETS)
     assert PRESETS["exact"].fingerprint.startswith("ql1-")
