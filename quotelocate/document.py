@@ -236,10 +236,12 @@ class Document:
     def pages_for(self, start: int, end: int) -> tuple[int, ...]:
         """Page numbers touched by ``[start, end)``."""
         starts = self._starts
-        i = bisect.bisect_right(starts, start) - 1
-        j = bisect.bisect_right(starts, max(start, end - 1), i if i > 0 else 0) - 1
-        first, last = self.pages[max(i, 0)].number, self.pages[max(j, 0)].number
-        return (first,) if first == last else tuple(range(first, last + 1))
+        i = max(bisect.bisect_right(starts, start) - 1, 0)
+        page = self.pages[i]
+        if end <= page.end + 1:
+            return (page.number,)
+        j = bisect.bisect_right(starts, max(start, end - 1), i) - 1
+        return tuple(range(page.number, self.pages[max(j, 0)].number + 1))
 
     def unverifiable_pages(self) -> tuple[int, ...]:
         return tuple(p.number for p in self.pages if not p.verifiable)

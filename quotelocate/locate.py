@@ -225,9 +225,13 @@ class Locator:
         else:
             self._skel, self._skel_map = self._text, None
         self._index = _kgram_index(self._skel)
-        self.norm.optional_positions, self.norm.jumps  # build the lazy lists now, not on a hot path
+        self.norm.optional_positions  # build the lazy list now, not on a hot path
+        self._jumps = self.norm.jumps
         self._unverifiable = [(p.start, p.end) for p in document.pages if not p.verifiable]
         self._diag: Any = None
+        self._template = {f.name: f.default for f in dataclasses.fields(Verdict)}
+        self._template.update(fingerprint=self.fingerprint, paper_sha256=document.sha256, document=document)
+        self._chunk_starts = [c.start for c in self.chunks]
         self._enough_words = re.compile(r"\w+(?:\W+\w+){%d}" % max(rules.min_words - 1, 0)) if rules.min_words else re.compile("")
         self.norm.rule_flags(0, 0)  # build the flag index now
         self.build_seconds = time.perf_counter() - t0
@@ -258,45 +262,38 @@ class Locator:
         """
         if not isinstance(quote, str):
             raise ConfigError(f"quote: expected a string, got {type(quote).__name__}")
-        scope = scope or ("group" if cited_chunk is not None else "document")
-        if scope not in SCOPES:
+        if scope is None:
+            scope = "document" if cited_chunk is None else "group"
+        elif scope not in SCOPES:
             raise ConfigError(f"scope: {scope!r} is not one of {', '.join(SCOPES)}")
         if scope != "document":
             if cited_chunk is None:
                 raise ConfigError(f"scope {scope!r} needs a cited chunk")
             if isinstance(cited_chunk, bool) or not isinstance(cited_chunk, int) or not 0 <= cited_chunk < len(self.chunks):
                 raise ConfigError(f"cited_chunk: {cited_chunk!r} is not a chunk index (0..{len(self.chunks) - 1})")
-        base = dict(
-            quote=quote,
-            scope=scope,
-            cited_chunk=cited_chunk,
-            fingerprint=self.fingerprint,
-            paper_sha256=self.document.sha256,
-            document=self.document,
-        )
         q, qflags = normalize_quote(quote, self.rules)
         reason = self._invalid_reason(q)
         if reason:
-            return Verdict(accepted=False, status="invalid", cause="too-short" if q.strip() else "empty", reason=reason, **base)
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="invalid",
+                cause="too-short" if q.strip() else "empty", reason=reason,
+            )  # fmt: skip
 
         occurrences = self._find(q)
         if not occurrences:
-            return self._reject(q, base)
-        material = self._material(scope, cited_chunk)
-        inside = [o for o in occurrences if material[0] <= o.start and o.end <= material[1]]
+            return self._reject(q, quote, scope, cited_chunk)
+        if scope == "document":
+            inside = occurrences
+        else:
+            lo, hi = self._material(scope, cited_chunk)
+            inside = [o for o in occurrences if lo <= o.start and o.end <= hi]
         if not inside:
             o = occurrences[0]
-            where = self._describe_place(o)
-            return Verdict(
-                accepted=False,
-                status="outside-material",
-                reason=f"in the paper at {where}, outside the {scope} the model cited (chunk {cited_chunk})",
-                cause="outside-material",
-                occurrences=len(occurrences),
-                ambiguous=len(occurrences) > 1,
-                **self._place(o, qflags, quote),
-                **base,
-            )
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="outside-material", cause="outside-material",
+                reason=f"in the paper at {self._describe_place(o)}, outside the {scope} the model cited (chunk {cited_chunk})",
+                occurrences=len(occurrences), ambiguous=len(occurrences) > 1, **self._place(o, qflags, quote),
+            )  # fmt: skip
         status = None
         chosen = inside[0]
         if scope == "group":
@@ -306,19 +303,32 @@ class Locator:
                 chosen = in_chunk[0]
             else:
                 status = "group-fallback"
-        place = self._place(chosen, qflags, quote)
+        fields = self._place(chosen, qflags, quote)
         if status is None:
-            status = "exact" if not place["rules"] else "normalized"
-        distinct = len(inside)
+            status = "exact" if not fields["rules"] else "normalized"
         if status == "exact":
             reason = "verbatim in the text"
         elif status == "normalized":
-            reason = "verbatim after " + ", ".join(place["rules"])
+            reason = "verbatim after " + ", ".join(fields["rules"])
         else:
             reason = f"crosses or lies outside chunk {cited_chunk} but inside its group"
-        place.update(base)
-        place.update(accepted=True, status=status, occurrences=distinct, ambiguous=distinct > 1, reason=reason)
-        return _new_verdict(place)
+        distinct = len(inside)
+        return self._verdict(
+            quote, scope, cited_chunk, accepted=True, status=status, occurrences=distinct,
+            ambiguous=distinct > 1, reason=reason, **fields,
+        )  # fmt: skip
+
+    def _verdict(self, quote: str, scope: str, cited_chunk: int | None, **fields: Any) -> Verdict:
+        """A Verdict of this locator, built without the per-field cost of a frozen
+        dataclass ``__init__`` (this is the hot path); equal to ``Verdict(**values)``."""
+        values = self._template.copy()
+        values["quote"] = quote
+        values["scope"] = scope
+        values["cited_chunk"] = cited_chunk
+        values.update(fields)
+        verdict = object.__new__(Verdict)
+        object.__setattr__(verdict, "__dict__", values)
+        return verdict
 
     def locate_many(self, quotes: Sequence[str], **kwargs: Any) -> list[Verdict]:
         return [self.locate(q, **kwargs) for q in quotes]
@@ -366,8 +376,8 @@ class Locator:
         return [p - best_off for p in best if p >= best_off] if best_off else best
 
     def _find(self, q: str) -> list[_Occurrence]:
-        text = self._text
-        key = _skeleton(q) if self._both else q
+        both = self._both
+        key = _skeleton(q) if both else q
         hay = self._skel
         cands = self._candidates(key)
         if cands is None:
@@ -378,21 +388,25 @@ class Locator:
                 i = hay.find(key, i + 1)
         out: list[_Occurrence] = []
         norm = self.norm
+        starts, ends, jumps, skel_map = norm.starts, norm.ends, self._jumps, self._skel_map
+        n = len(key)
         for p in cands:
             if not hay.startswith(key, p):
                 continue
-            if self._both:
-                a = self._skel_map[p]  # type: ignore[index]
-                b = self._skel_map[p + len(key) - 1] + 1  # type: ignore[index]
-                decided = self._verify_hyphens(q, a, b)
-                if decided is None:
-                    continue
+            if both:
+                a = skel_map[p]  # type: ignore[index]
+                b = skel_map[p + n - 1] + 1  # type: ignore[index]
+                if key is q and b - a == n:
+                    decided = 0  # no hyphen on either side: the text is the quote
+                else:
+                    decided = self._verify_hyphens(q, a, b)
+                    if decided is None:
+                        continue
             else:
-                a, b, decided = p, p + len(q), None
+                a, b, decided = p, p + n, None
             if not self._boundaries_ok(q, a, b):
                 continue
-            start, end = norm.starts[a], norm.ends[b - 1]
-            jumps = norm.jumps
+            start, end = starts[a], ends[b - 1]
             segments = None
             if jumps and bisect_left(jumps, a + 1) < bisect_left(jumps, b):
                 # the layout reading order jumps inside the match: cover every piece
@@ -449,9 +463,9 @@ class Locator:
         ):
             return False
         if self.rules.word_boundaries:
-            if a > 0 and is_word_char(text[a - 1]) and is_word_char(q[0]) and not self._after_marker(a, q):
+            if a > 0 and _word_char(text[a - 1]) and _word_char(q[0]) and not self._after_marker(a, q):
                 return False
-            if b < len(text) and is_word_char(text[b]) and is_word_char(q[-1]):
+            if b < len(text) and _word_char(text[b]) and _word_char(q[-1]):
                 return False
         return True
 
@@ -496,29 +510,26 @@ class Locator:
         page = f"page {pages[0]}" if len(pages) == 1 else f"pages {pages[0]}-{pages[-1]}"
         return f"{page}, offset {o.start}-{o.end}"
 
-    def _reject(self, q: str, base: dict[str, Any]) -> Verdict:
+    def _reject(self, q: str, quote: str, scope: str, cited_chunk: int | None) -> Verdict:
         from .diagnose import Diagnoser
 
         if self._diag is None:
             self._diag = Diagnoser(self)
         miss = self._diag.near_miss(q)
         if miss is None:
-            return Verdict(accepted=False, status="not-found", cause="not-in-document", reason="no similar passage in the document", **base)
-        return Verdict(
-            accepted=False,
-            status="not-found",
-            cause=miss.cause,
-            near_miss=miss,
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="not-found", cause="not-in-document",
+                reason="no similar passage in the document",
+            )  # fmt: skip
+        return self._verdict(
+            quote, scope, cited_chunk, accepted=False, status="not-found", cause=miss.cause, near_miss=miss,
             reason=f"closest passage on page {miss.page} ({miss.similarity:.0f}% similar): {miss.detail}",
-            **base,
-        )
+        )  # fmt: skip
 
     # -- helpers for views -----------------------------------------------------------------
     def chunks_containing(self, start: int, end: int) -> tuple[int, ...]:
         """Indices of the chunks that contain ``[start, end)`` entirely."""
-        starts = self.__dict__.get("_chunk_starts")
-        if starts is None:
-            starts = self.__dict__["_chunk_starts"] = [c.start for c in self.chunks]
+        starts = self._chunk_starts
         out = []
         i = bisect_right(starts, start) - 1
         while i >= 0 and self.chunks[i].end >= end:
@@ -542,18 +553,9 @@ class Locator:
         )
 
 
-_VERDICT_DEFAULTS: dict[str, Any] = {}
-
-
-def _new_verdict(values: dict[str, Any]) -> Verdict:
-    """Build a Verdict without the per-field cost of a frozen dataclass ``__init__``
-    (it is on the hot path); the result is identical to ``Verdict(**values)``."""
-    if not _VERDICT_DEFAULTS:
-        _VERDICT_DEFAULTS.update({f.name: f.default for f in dataclasses.fields(Verdict)})
-    verdict = object.__new__(Verdict)
-    verdict.__dict__.update(_VERDICT_DEFAULTS)
-    verdict.__dict__.update(values)
-    return verdict
+def _word_char(ch: str) -> bool:
+    """:func:`~quotelocate.normalize.is_word_char` with an inline fast path."""
+    return ch.isalnum() or ch == "_" or (not ch.isascii() and is_word_char(ch))
 
 
 @functools.lru_cache(maxsize=512)

@@ -45,6 +45,8 @@ from bisect import bisect_left
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Callable, Iterable, Sequence
 
+import numpy as np
+
 from .errors import ConfigError
 
 SEMANTICS_VERSION = 1
@@ -267,16 +269,19 @@ class Normalized:
         return self._jumps
 
     def rule_flags(self, a: int, b: int) -> int:
-        """OR of the flags of ``[a, b)`` and of removals strictly inside it."""
-        if self._bits is None:
-            self._bits = _bit_positions(self.flags, 0) + _bit_positions(self.gaps, 1)
-        acc = 0
-        for bit, positions, lo in self._bits:
-            if acc & bit:
-                continue
-            i = bisect_left(positions, a + lo)
-            if i < len(positions) and positions[i] < b:
-                acc |= bit
+        """OR of the flags of ``[a, b)`` and of removals strictly inside it.
+
+        Answered in constant time from a sparse table over ``flags[i] | gaps[i]``:
+        level ``k`` holds the OR of every window of ``2**k`` positions.
+        """
+        table = self._bits
+        if table is None:
+            table = self._bits = _or_table(self.flags, self.gaps)
+        acc = self.flags[a] if a < len(self.flags) else 0
+        n = b - a - 1  # positions a+1 .. b-1 count with their gaps
+        if n > 0:
+            level = table[n.bit_length() - 1]
+            acc |= level[a + 1] | level[b - (1 << (n.bit_length() - 1))]
         return acc & ~OPTIONAL
 
     @property
@@ -290,20 +295,18 @@ class Normalized:
         return self._optional
 
 
-def _bit_positions(values: array, lo: int) -> list[tuple[int, list[int], int]]:
-    """For each flag bit present in ``values``: the sorted positions that carry it,
-    and ``lo``, how far past a range's start positions count (1 for gaps, which count
-    only strictly inside a match)."""
-    present = 0
-    for v in set(values):
-        present |= v
-    out = []
-    bit = 1
-    while bit <= present:
-        if present & bit and bit != OPTIONAL:
-            out.append((bit, [i for i, v in enumerate(values) if v & bit], lo))
-        bit <<= 1
-    return out
+def _or_table(flags: array, gaps: array) -> list[list[int]]:
+    """Sparse table for range-OR queries over ``flags[i] | gaps[i]`` (numpy builds
+    it; the levels are plain lists because indexing them is the hot path)."""
+    n = len(flags)
+    level = np.frombuffer(flags, dtype=np.uint16) | np.frombuffer(gaps, dtype=np.uint16)[:n]
+    levels = [level.tolist()]
+    width = 1
+    while width * 2 <= n:
+        level = level[:-width] | level[width:]
+        levels.append(level.tolist())
+        width *= 2
+    return levels
 
 
 def flag_names(flags: int) -> tuple[str, ...]:
@@ -569,9 +572,10 @@ def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
 
     No offset map is built, which keeps this on the fast path of :meth:`Locator.locate`.
     """
-    if quote.isascii() and not _WS_ODD.search(quote) and quote[:1] != " " and quote[-1:] != " ":
-        # No rule changes clean ASCII (single spaces, no line breaks): NFKC is the
-        # identity on ASCII, and curly quotes, ligatures and invisibles are not ASCII.
+    if quote.isascii() and quote.isprintable() and "  " not in quote and quote[:1] != " " and quote[-1:] != " ":
+        # No rule changes clean printable ASCII (single spaces; every other ASCII space
+        # is unprintable): NFKC is the identity on ASCII, and curly quotes, ligatures
+        # and invisible characters are not ASCII.
         return quote, 0
     text = quote
     used = 0

@@ -118,6 +118,9 @@ def test_fast_verdict_equals_dataclass_init():
     v = Locator(doc).locate("Attention is all you need")
     rebuilt = Verdict(**{k: v.__dict__[k] for k in Verdict.__dataclass_fields__})
     assert rebuilt == v and v.accepted and v.boxes == ()
+    assert set(v.__dict__) - {"_boxes"} == set(Verdict.__dataclass_fields__)
+    with pytest.raises(AttributeError):
+        v.accepted = False  # still frozen
 
 
 @pytest.mark.parametrize("rules", list(PRESETS.values()) + [R(hyphenation="drop", whitespace=True)])
@@ -130,3 +133,22 @@ def test_quote_fast_path_matches_rule_by_rule(quote, rules):
         if name != "furniture" and _enabled(rules, name):
             text = _apply_text(text, fn(text, rules, _QUOTE_CTX))
     assert normalize_quote(quote, rules)[0] == text
+
+
+def test_rule_flags_range_or_matches_definition():
+    import random
+
+    from quotelocate.normalize import OPTIONAL
+
+    text = "The ﬁrst trans-\nduction ‘model’\n 2\n\u00adlayer  of   the\u200b encoder-\ndecoder " * 20
+    n = normalize(text, PRESETS["recommended"].replace(layout=False))
+    rng = random.Random(7)
+    for _ in range(2000):
+        a = rng.randrange(len(n.text))
+        b = rng.randrange(a + 1, len(n.text) + 1)
+        want = 0
+        for v in n.flags[a:b]:
+            want |= v
+        for v in n.gaps[a + 1 : b]:
+            want |= v
+        assert n.rule_flags(a, b) == want & ~OPTIONAL
