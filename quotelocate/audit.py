@@ -11,7 +11,6 @@ lists every verdict that would now differ.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Sequence
 
 from .chunks import Chunking

@@ -608,7 +608,7 @@ def evaluate(
                 f"savings.baseline: {savings.baseline!r} is neither an evaluated config ({', '.join(named)}) nor a preset"
             )
         named[savings.baseline] = PRESETS[savings.baseline]
-    doc = quote_set.document()
+    quote_set.document()  # parse the paper once, before any timing
     n = len(quote_set.quotes)
     total = n * len(named)
     done = 0

@@ -318,7 +318,6 @@ class _Layout:
 
     # -- one page -----------------------------------------------------------------------
     def _page(self, number: int) -> None:
-        lines = self.lines
         indices = self.by_page.get(number, [])
         width, height = self.page_size.get(number, (0.0, 0.0))
         if not indices or not width or not height:

@@ -225,7 +225,7 @@ class Locator:
         else:
             self._skel, self._skel_map = self._text, None
         self._index = _kgram_index(self._skel)
-        self.norm.optional_positions  # build the lazy list now, not on a hot path
+        _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
         self._jumps = self.norm.jumps
         self._unverifiable = [(p.start, p.end) for p in document.pages if not p.verifiable]
         self._diag: Any = None

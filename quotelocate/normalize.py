@@ -663,7 +663,7 @@ def find_furniture(text: str, page_starts: Sequence[int]) -> list[tuple[int, int
                 key = " ".join(_EDGE_NUMBER.sub(" #", text[s:e]).split())
                 if len(key) >= 4 and not _PAGE_NUMBER.match(text[s:e]):
                     keyed.setdefault(key, []).append((index, s, e))
-        for key, hits in keyed.items():
+        for hits in keyed.values():
             pages_hit = {i for i, _, _ in hits}
             if len(pages_hit) >= 3 and len(pages_hit) * 4 >= len(pages):
                 found.extend((s, e) for _, s, e in hits)
