@@ -15,13 +15,13 @@ start to its last chunk's end. Explicit chunks can be read from a JSON-lines fil
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from .errors import ChunkError, ConfigError
+from .jsonl import read_jsonl
 
 
 @dataclass(frozen=True)
@@ -84,22 +84,10 @@ def load_chunks_file(path: str | os.PathLike, text: str) -> tuple[Chunk, ...]:
     """Read explicit chunks from JSON lines: ``{"index": int, "text": str}`` with optional
     ``start``/``end``. Chunks without offsets are found in ``text`` in order."""
     p = Path(path)
-    try:
-        raw = p.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise ChunkError(f"{p}: no such chunk file") from None
-    except UnicodeDecodeError as exc:
-        raise ChunkError(f"{p}: not valid UTF-8 at byte {exc.start}") from None
     out: list[Chunk] = []
     search_from = 0
-    for lineno, line in enumerate(raw.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ChunkError(f"{p}: line {lineno}: invalid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+    for lineno, obj in read_jsonl(p, error=ChunkError, what="chunks"):
+        if not isinstance(obj.get("text"), str):
             raise ChunkError(f"{p}: line {lineno}: expected an object with a string 'text'")
         index = obj.get("index", len(out))
         if isinstance(index, bool) or not isinstance(index, int) or index != len(out):
@@ -123,6 +111,4 @@ def load_chunks_file(path: str | os.PathLike, text: str) -> tuple[Chunk, ...]:
             end = start + len(chunk_text)
         out.append(Chunk(index, start, end))
         search_from = start + 1
-    if not out:
-        raise ChunkError(f"{p}: no chunks")
     return tuple(out)

@@ -20,6 +20,7 @@ from . import __version__
 from .chunks import Chunking, load_chunks_file
 from .document import Document
 from .errors import ConfigError, QuoteInputError, QuotelocateError
+from .jsonl import read_jsonl
 from .locate import Locator, Verdict
 from .normalize import PRESETS, Rules, preset
 
@@ -99,41 +100,10 @@ def build_locator(args: argparse.Namespace, doc: Document, rules: Rules) -> Loca
 # -- locate ---------------------------------------------------------------------------
 
 
-def read_jsonl(path: str, *, what: str = "lines") -> list[tuple[int, dict[str, Any]]]:
-    """``(line number, object)`` for each non-blank line of a JSON-lines file (``-`` is
-    stdin); a clear :class:`QuoteInputError` naming the file and line otherwise."""
-    p = Path(path)
-    try:
-        raw = sys.stdin.buffer.read() if path == "-" else p.read_bytes()
-    except FileNotFoundError:
-        raise QuoteInputError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise QuoteInputError(f"{p}: is a directory") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise QuoteInputError(f"{path}: line {line}: not valid UTF-8") from None
-    records = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise QuoteInputError(f"{path}: line {lineno}: invalid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise QuoteInputError(f"{path}: line {lineno}: expected a JSON object")
-        records.append((lineno, obj))
-    if not records:
-        raise QuoteInputError(f"{path}: no {what}")
-    return records
-
-
 def _read_quotes(path: str) -> list[dict[str, Any]]:
     out = []
     seen: set[str] = set()
-    for lineno, obj in read_jsonl(path, what="quotes"):
+    for lineno, obj in read_jsonl(path, error=QuoteInputError, what="quotes"):
         quote = obj.get("quote")
         if not isinstance(quote, str):
             raise QuoteInputError(f"{path}: line {lineno}: 'quote' must be a string")
@@ -234,7 +204,7 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_audit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .audit import audit_records
 
-    records = read_jsonl(args.verdicts, what="verdicts")
+    records = read_jsonl(args.verdicts, error=QuoteInputError, what="verdicts")
     report = audit_records(records, paper=args.paper, source=args.verdicts)
     for line in report.lines():
         print(line, file=out)
