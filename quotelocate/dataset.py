@@ -1069,6 +1069,12 @@ def fetch(
             f"{spec.source}: field 'paper.url': {paper.url!r} is not an http(s) URL; "
             f"{paper.file!r} ships with the set, there is nothing to download"
         )
+    if dest is None:
+        # a pinned copy already on the papers search path needs no download
+        for candidate in papers_search_path():
+            present = candidate / paper.file
+            if present.is_file() and _sha256_file(present) == paper.sha256:
+                return Fetched(path=present, sha256=paper.sha256, downloaded=False)
     folder = Path(dest) if dest is not None else paths.cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -434,3 +434,15 @@ def test_bundled_set_loads_and_anchors_verify(name):
     for quote in qs.quotes:
         if quote.cited_chunk is not None:
             assert 0 <= quote.cited_chunk < len(qs.chunks), quote.id
+
+
+def test_fetch_finds_a_pinned_copy_on_the_search_path_without_downloading(monkeypatch, tmp_path):
+    from quotelocate.dataset import fetch
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+    def no_network(*_, **__):
+        raise AssertionError("must not download")
+
+    done = fetch("attention-v7", opener=no_network)
+    assert not done.downloaded and done.path.name == "1706.03762v7.pdf"
