@@ -426,6 +426,9 @@ def savings_sentences(savings: pd.DataFrame) -> list[str]:
     meets the claimed target."""
     out = []
     for r in savings.to_dict("records"):
+        if r["config"] == r.get("baseline"):
+            out.append(f"{r['config']} is the baseline the savings are measured against.")
+            continue
         verdict = "meets" if bool(r.get("holds")) else "does not meet"
         out.append(
             f"{r['config']} saves {format_rate(r['saving'], r.get('saving_low'), r.get('saving_high'))} of the "
