@@ -206,3 +206,20 @@ def test_every_command_is_documented_in_readme():
     sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
     missing = [name for name in sub.choices if not re.search(rf"quotelocate {name}\b", readme)]
     assert not missing, f"commands not in README: {missing}"
+
+
+def test_readme_library_example_holds():
+    """The values the README's library example shows are what the library returns."""
+    from quotelocate import Document, Locator, preset
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    locator = Locator(Document.open(paper_path(V7)), preset("recommended"))
+    v = locator.locate(GOOD, cited_chunk=40)
+    assert (v.accepted, v.status) == (True, "normalized")
+    assert (v.pages, v.start, v.end) == ((6, 7), 18045, 18181)
+    assert v.rules == ("whitespace", "layout") and v.spans == ((18045, 18117), (18121, 18181))
+    for shown in ["(6, 7), 18045, 18181", "('whitespace', 'layout')", "((18045, 18117), (18121, 18181))"]:
+        assert shown in readme
+    miss = locator.locate(BAD)
+    assert (miss.status, miss.cause) == ("not-found", "number-changed")
+    assert miss.near_miss.diff_text().startswith("Our model achieves 28.[-4-]{+3+} BLEU on the WMT 2014")
