@@ -404,11 +404,11 @@ def _apply_text(text: str, edits: Sequence[Edit]) -> str:
 # The rules
 
 _LETTER = r"[^\W\d_]"
-_HYPHEN_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010\u00AD])[ \t]*\n\s*(?={_LETTER})")
+_HYPHEN_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010\u00AD])[ \t\r]*\n\s*(?={_LETTER})")
 _WS_DOC = re.compile(r" \s+|[^\S ]\s*")
 _WS_ANY = re.compile(r"\s+")
 _WS_ODD = re.compile(r"[^\S ]|  ")
-_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]|\u00ad(?![ \t]*\n)")
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]|\u00ad(?![ \t\r]*\n)")
 _INVISIBLE_ALL = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
 LIGATURES = {
     "\ufb00": "ff",

@@ -29,6 +29,7 @@ R = Rules
         ("10² x₂ ½", R(unicode="nfkc"), "10² x₂ ½"),  # never turned into plain digits
         ("transduc-\ntion", R(hyphenation="drop"), "transduction"),
         ("English-\nto-German", R(hyphenation="keep"), "English-to-German"),
+        ("transduc-\r\ntion models", R(hyphenation="drop", whitespace=True), "transduction models"),  # CRLF text
         ("2-\n3", R(hyphenation="drop", whitespace=True), "2- 3"),  # never across digits
         ("cafe\u0301", R(unicode="nfkc"), "café"),
     ],
