@@ -303,20 +303,28 @@ class Locator:
                 chosen = in_chunk[0]
             else:
                 status = "group-fallback"
-        fields = self._place(chosen, qflags, quote)
+        values = self._template.copy()
+        self._place(chosen, qflags, quote, values)
         if status is None:
-            status = "exact" if not fields["rules"] else "normalized"
+            status = "normalized" if values["rules"] else "exact"
         if status == "exact":
             reason = "verbatim in the text"
         elif status == "normalized":
-            reason = "verbatim after " + ", ".join(fields["rules"])
+            reason = "verbatim after " + ", ".join(values["rules"])
         else:
             reason = f"crosses or lies outside chunk {cited_chunk} but inside its group"
         distinct = len(inside)
-        return self._verdict(
-            quote, scope, cited_chunk, accepted=True, status=status, occurrences=distinct,
-            ambiguous=distinct > 1, reason=reason, **fields,
-        )  # fmt: skip
+        values["quote"] = quote
+        values["scope"] = scope
+        values["cited_chunk"] = cited_chunk
+        values["accepted"] = True
+        values["status"] = status
+        values["occurrences"] = distinct
+        values["ambiguous"] = distinct > 1
+        values["reason"] = reason
+        verdict = object.__new__(Verdict)
+        object.__setattr__(verdict, "__dict__", values)
+        return verdict
 
     def _verdict(self, quote: str, scope: str, cited_chunk: int | None, **fields: Any) -> Verdict:
         """A Verdict of this locator, built without the per-field cost of a frozen
@@ -483,7 +491,9 @@ class Locator:
         original = self.document.text
         return o == 0 or original[o - 1] in "\n\f"
 
-    def _place(self, o: _Occurrence, qflags: int, quote: str) -> dict[str, Any]:
+    def _place(self, o: _Occurrence, qflags: int, quote: str, into: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Where an occurrence is: offsets, spans, pages, chunks and the rules it needed
+        (written into ``into`` when given, the verdict's values on the hot path)."""
         doc = self.document
         flags = o.flags | qflags
         segments = o.segments or ((o.start, o.end),)
@@ -496,14 +506,14 @@ class Locator:
             start, end = min(s for s, _ in segments), max(e for _, e in segments)
             exact = False
             pages = tuple(sorted({p for s, e in segments for p in doc.pages_for(s, e)}))
-        return {
-            "start": start,
-            "end": end,
-            "spans": segments,
-            "pages": pages,
-            "rules": () if exact else _rule_names(flags),
-            "chunks": self.chunks_containing(start, end),
-        }
+        out = {} if into is None else into
+        out["start"] = start
+        out["end"] = end
+        out["spans"] = segments
+        out["pages"] = pages
+        out["rules"] = () if exact else _rule_names(flags)
+        out["chunks"] = self.chunks_containing(start, end)
+        return out
 
     def _describe_place(self, o: _Occurrence) -> str:
         pages = self.document.pages_for(o.start, o.end)
