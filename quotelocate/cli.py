@@ -253,7 +253,7 @@ def cmd_text(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .synth import write_synthetic
 
-    for path in write_synthetic(Path(args.out)):
+    for path in write_synthetic(Path(args.out), force=args.force):
         print(path, file=out)
     return EXIT_OK
 
@@ -298,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("synth", help="write the deterministic synthetic paper and its quote set")
     p.add_argument("--out", default="datasets/synthetic", help="output folder (default datasets/synthetic)")
+    p.add_argument("--force", action="store_true", help="replace existing files that differ")
     p.set_defaults(handler=cmd_synth)
 
     for module in ("cli_eval", "cli_report"):

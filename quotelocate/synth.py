@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
@@ -54,6 +55,7 @@ from typing import Sequence, Union
 import pymupdf
 
 from .document import PAGE_SEPARATOR, Document
+from .errors import ConfigError
 from .normalize import LIGATURES
 
 # -- constants ----------------------------------------------------------------------
@@ -1442,17 +1444,27 @@ def quote_set_yaml(paper: SyntheticPaper) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_synthetic(out_dir: Path) -> list[Path]:
+def write_synthetic(out_dir: Path, *, force: bool = False) -> list[Path]:
     """Write ``synthetic.pdf`` and ``synthetic.yaml`` into ``out_dir``; return both paths.
 
     The output is the same bytes on every run with the same pymupdf/MuPDF version.
+    An existing file with other content is never overwritten unless ``force`` is set
+    (:class:`~quotelocate.errors.ConfigError` names it); identical files are left alone.
     """
     paper = build_synthetic()
     out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"{out}: exists and is not a folder")
+    files = {out / PDF_NAME: paper.pdf, out / YAML_NAME: paper.yaml_text().encode("utf-8")}
+    differing = [p for p, data in files.items() if p.exists() and p.read_bytes() != data]
+    if differing and not force:
+        names = ", ".join(str(p) for p in differing)
+        raise ConfigError(f"{names}: exists with other content; not overwritten (use --force to replace it)")
     out.mkdir(parents=True, exist_ok=True)
-    pdf_path = out / PDF_NAME
-    yaml_path = out / YAML_NAME
-    pdf_path.write_bytes(paper.pdf)
-    yaml_path.write_text(paper.yaml_text(), encoding="utf-8", newline="\n")
-    return [pdf_path, yaml_path]
+    for path, data in files.items():
+        if not path.exists() or path.read_bytes() != data:
+            tmp = path.with_name(f".{path.name}.part")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+    return list(files)
 

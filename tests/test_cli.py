@@ -223,3 +223,17 @@ def test_readme_library_example_holds():
     miss = locator.locate(BAD)
     assert (miss.status, miss.cause) == ("not-found", "number-changed")
     assert miss.near_miss.diff_text().startswith("Our model achieves 28.[-4-]{+3+} BLEU on the WMT 2014")
+
+
+def test_synth_never_overwrites_other_content(tmp_path):
+    code, out, _ = run("synth", "--out", str(tmp_path))
+    assert code == 0 and "synthetic.pdf" in out
+    first = (tmp_path / "synthetic.pdf").read_bytes()
+    assert run("synth", "--out", str(tmp_path))[0] == 0  # identical: left alone
+    (tmp_path / "synthetic.yaml").write_text("my own notes\n", encoding="utf-8")
+    code, _, err = run("synth", "--out", str(tmp_path))
+    assert code == 2 and "not overwritten" in err
+    assert (tmp_path / "synthetic.yaml").read_text(encoding="utf-8") == "my own notes\n"
+    assert run("synth", "--out", str(tmp_path), "--force")[0] == 0
+    assert (tmp_path / "synthetic.pdf").read_bytes() == first
+    assert (tmp_path / "synthetic.yaml").read_bytes() == (REPO / "datasets" / "synthetic" / "synthetic.yaml").read_bytes()
