@@ -27,6 +27,7 @@ def add_parsers(sub: "argparse._SubParsersAction") -> None:
     p.add_argument("--out", default="report.html", metavar="FILE", help="output file (default report.html; - for stdout)")
     p.add_argument("--store", metavar="FILE", help="run store file (default $QUOTELOCATE_RUNS or the user data folder)")
     p.add_argument("--title", help="report title (default: quotelocate evaluation: SET)")
+    p.add_argument("--force", action="store_true", help="replace an existing output file")
     p.set_defaults(handler=cmd_report)
 
 
@@ -85,6 +86,8 @@ def cmd_report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(html)
         return 0
     target = Path(args.out)
+    if target.exists() and not args.force:
+        raise QuotelocateError(f"{target}: already exists; not overwritten (use --force to replace it)")
     try:
         _write_atomically(target, html)
     except OSError as exc:

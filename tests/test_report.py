@@ -187,3 +187,14 @@ def test_cli_report_bad_input_is_one_line(tmp_path, capsys, content, message):
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x.html").exists()
+
+
+def test_cli_report_never_overwrites_without_force(evaluation, tmp_path):
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps(evaluation.to_json()), encoding="utf-8")
+    out = tmp_path / "report.html"
+    out.write_text("someone's notes", encoding="utf-8")
+    assert cli_main(["report", str(run), "--out", str(out)]) == 2
+    assert out.read_text(encoding="utf-8") == "someone's notes"
+    assert cli_main(["report", str(run), "--out", str(out), "--force"]) == 0
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
