@@ -338,8 +338,11 @@ class Locator:
         object.__setattr__(verdict, "__dict__", values)
         return verdict
 
-    def locate_many(self, quotes: Sequence[str], **kwargs: Any) -> list[Verdict]:
-        return [self.locate(q, **kwargs) for q in quotes]
+    def locate_many(
+        self, quotes: Sequence[str], *, cited_chunk: int | None = None, scope: str | None = None
+    ) -> list[Verdict]:
+        """:meth:`locate` for each quote, in order, with the same citation and scope."""
+        return [self.locate(q, cited_chunk=cited_chunk, scope=scope) for q in quotes]
 
     # -- internals ------------------------------------------------------------------------
     def _invalid_reason(self, q: str) -> str:
@@ -621,6 +624,14 @@ def margin_stamp_spans(document: Document) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def locate(document: Document, quote: str, rules: Rules | str = "recommended", **kwargs: Any) -> Verdict:
-    """One-off convenience: ``Locator(document, rules).locate(quote, **kwargs)``."""
-    return Locator(document, rules).locate(quote, **kwargs)
+def locate(
+    document: Document,
+    quote: str,
+    rules: Rules | str = "recommended",
+    *,
+    cited_chunk: int | None = None,
+    scope: str | None = None,
+) -> Verdict:
+    """One-off convenience: ``Locator(document, rules).locate(quote, ...)``; build a
+    :class:`Locator` once when checking many quotes against one paper."""
+    return Locator(document, rules).locate(quote, cited_chunk=cited_chunk, scope=scope)

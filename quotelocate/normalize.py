@@ -43,7 +43,7 @@ import unicodedata
 from array import array
 from bisect import bisect_left
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -708,13 +708,3 @@ def cluster_boundary(text: str, pos: int) -> bool:
     if "\U000e0020" <= nxt <= "\U000e007f":  # tag sequences (subdivision flags)
         return False
     return True
-
-
-def optional_between(positions: list[int], a: int, b: int) -> list[int]:
-    i = bisect_left(positions, a)
-    j = bisect_left(positions, b)
-    return positions[i:j]
-
-
-def iter_rules_on(rules: Rules) -> Iterable[str]:
-    return (name for name in RULES if _enabled(rules, name))
