@@ -89,6 +89,8 @@ def audit_records(
             chunking = Chunking(**ch) if ch else Chunking()
         except TypeError:
             raise QuoteInputError(f"{source}: line {line}: chunking: unexpected fields") from None
+        except ConfigError as exc:
+            raise QuoteInputError(f"{source}: line {line}: {exc}") from None
         key = (path, rules.fingerprint, chunking)
         if key not in locators:
             locators[key] = Locator(doc, rules, chunking=chunking)

@@ -266,11 +266,11 @@ class Locator:
             scope = "document" if cited_chunk is None else "group"
         elif scope not in SCOPES:
             raise ConfigError(f"scope: {scope!r} is not one of {', '.join(SCOPES)}")
-        if scope != "document":
-            if cited_chunk is None:
-                raise ConfigError(f"scope {scope!r} needs a cited chunk")
+        if cited_chunk is not None:
             if isinstance(cited_chunk, bool) or not isinstance(cited_chunk, int) or not 0 <= cited_chunk < len(self.chunks):
                 raise ConfigError(f"cited_chunk: {cited_chunk!r} is not a chunk index (0..{len(self.chunks) - 1})")
+        elif scope != "document":
+            raise ConfigError(f"scope {scope!r} needs a cited chunk")
         q, qflags = normalize_quote(quote, self.rules)
         reason = self._invalid_reason(q)
         if reason:

@@ -237,3 +237,25 @@ def test_synth_never_overwrites_other_content(tmp_path):
     assert run("synth", "--out", str(tmp_path), "--force")[0] == 0
     assert (tmp_path / "synthetic.pdf").read_bytes() == first
     assert (tmp_path / "synthetic.yaml").read_bytes() == (REPO / "datasets" / "synthetic" / "synthetic.yaml").read_bytes()
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"config": {"lowercase": True}}, "line 1: config: rules: unknown field lowercase"),
+        ({"chunking": {"size": "big"}}, "line 1: chunking.size"),
+        ({"chunking": {"colour": 1}}, "line 1: chunking: unexpected fields"),
+        ({"paper": "elsewhere.pdf"}, "line 1: paper 'elsewhere.pdf' not found"),
+        ({"quote": None, "cited_chunk": 99999}, "line 1"),
+    ],
+)
+def test_audit_bad_records_name_the_line(tmp_path, change, message):
+    code, out, _ = run("locate", str(paper_path(V7)), GOOD, "--json")
+    record = json.loads(out)
+    record.update(change)
+    if record.get("quote") is None:
+        record["quote"] = GOOD
+    path = tmp_path / "v.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    code, _, err = run("audit", str(path))
+    assert code == 2 and message in err and "Traceback" not in err
