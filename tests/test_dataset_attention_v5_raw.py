@@ -8,7 +8,6 @@ looked up in ``$QUOTELOCATE_PAPERS`` (folders separated by ``os.pathsep``), by d
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -17,18 +16,14 @@ import yaml
 
 from quotelocate.document import Document
 
+from conftest import paper_path
+
 REPO = Path(__file__).resolve().parents[1]
 SET_PATH = REPO / "datasets" / "attention-v5.yaml"
-DEFAULT_PAPERS = REPO / ".." / "shared" / "papers"
 
 STRIDE = 512 - 64
 
 
-def _paper_folders() -> list[Path]:
-    env = os.environ.get("QUOTELOCATE_PAPERS")
-    if env:
-        return [Path(p) for p in env.split(os.pathsep) if p]
-    return [DEFAULT_PAPERS]
 
 
 @pytest.fixture(scope="module")
@@ -39,12 +34,7 @@ def quote_set() -> dict:
 
 @pytest.fixture(scope="module")
 def doc(quote_set) -> Document:
-    name = quote_set["paper"]["file"]
-    for folder in _paper_folders():
-        path = folder / name
-        if path.is_file():
-            return Document.open(path)
-    pytest.fail(f"{name} not found in {[str(f) for f in _paper_folders()]}; set QUOTELOCATE_PAPERS")
+    return Document.open(paper_path(quote_set["paper"]["file"]))
 
 
 def test_header(quote_set):

@@ -12,7 +12,6 @@ relative folders are taken from the repository root), default ``../shared/papers
 from __future__ import annotations
 
 import itertools
-import os
 import re
 import unicodedata
 from collections import Counter
@@ -22,6 +21,8 @@ import pytest
 import yaml
 
 from quotelocate.document import Document
+
+from conftest import paper_path
 
 REPO = Path(__file__).resolve().parents[1]
 SET_PATH = REPO / "datasets" / "attention-v7.yaml"
@@ -79,14 +80,6 @@ def normalized_views(text: str) -> list[str]:
     return views
 
 
-def paper_folders() -> list[Path]:
-    value = os.environ.get("QUOTELOCATE_PAPERS", "../shared/papers")
-    folders = []
-    for entry in value.split(os.pathsep):
-        if entry:
-            p = Path(entry)
-            folders.append(p if p.is_absolute() else REPO / p)
-    return folders
 
 
 @pytest.fixture(scope="module")
@@ -102,12 +95,7 @@ def qset() -> dict:
 
 @pytest.fixture(scope="module")
 def doc(qset) -> Document:
-    name = qset["paper"]["file"]
-    for folder in paper_folders():
-        path = folder / name
-        if path.is_file():
-            return Document.open(path)
-    pytest.fail(f"{name} not found on QUOTELOCATE_PAPERS ({os.pathsep.join(map(str, paper_folders()))})")
+    return Document.open(paper_path(qset["paper"]["file"]))
 
 
 class Chunks:
