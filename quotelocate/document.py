@@ -310,15 +310,6 @@ class Document:
             object.__setattr__(self, "_line_starts_cache", cached)
         return cached
 
-    def describe(self) -> dict:
-        """Provenance for verdicts, runs and reports."""
-        return {
-            "name": os.path.basename(self.name),
-            "kind": self.kind,
-            "sha256": self.sha256,
-            "pages": len(self.pages),
-            "text_fingerprint": self.text_fingerprint,
-        }
 
 
 def _looks_like_pdf(data: bytes) -> bool:
