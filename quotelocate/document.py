@@ -311,7 +311,6 @@ class Document:
         return cached
 
 
-
 def _looks_like_pdf(data: bytes) -> bool:
     return b"%PDF-" in data[:1024]
 
