@@ -690,7 +690,25 @@ def reading_order(document: Document) -> Normalized:
     when nothing lies between, by a newline otherwise), then each footnote, caption and
     float as its own flow. Flows are separated by ``"\\n\\x00\\n"``; furniture is left
     out. Documents without line geometry (plain text, Markdown) come back unchanged.
+
+    The order depends only on the document, so it is computed once per document; each
+    call returns a fresh copy that the caller may normalize further.
     """
+    cached = document.__dict__.get("_reading_order")
+    if cached is None:
+        cached = _reading_order(document)
+        object.__setattr__(document, "_reading_order", cached)
+    return Normalized(
+        text=cached.text,
+        starts=list(cached.starts),
+        ends=list(cached.ends),
+        flags=array("H", cached.flags),
+        gaps=array("H", cached.gaps),
+        original_length=cached.original_length,
+    )
+
+
+def _reading_order(document: Document) -> Normalized:
     if not document.lines:
         return identity(document.text)
     layout = _Layout(document)
