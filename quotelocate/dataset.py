@@ -278,6 +278,21 @@ class QuoteSet:
     def __iter__(self) -> Iterator[Quote]:
         return iter(self.quotes)
 
+    def describe(self) -> dict:
+        """Provenance for evaluations and reports."""
+        doc = self.document()
+        return {
+            "name": self.name,
+            "path": str(self.path) if self.path else None,
+            "set_hash": self.set_hash,
+            "quotes": len(self.quotes),
+            "faithful": len(self.faithful),
+            "fabricated": len(self.fabricated),
+            "paper": self.paper.file,
+            "paper_sha256": doc.sha256,
+            "text_sha256": doc.text_sha256,
+            "warnings": list(self.warnings),
+        }
 
 
 # ---------------------------------------------------------------------------------------
