@@ -38,13 +38,15 @@ class AuditChange:
 class AuditReport:
     checked: int = 0
     changes: list[AuditChange] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
         return bool(self.changes)
 
     def lines(self) -> list[str]:
-        out = [f"[line {c.line}, id {c.id}] {c.field}: stored {c.stored!r}, now {c.now!r}" for c in self.changes]
+        out = list(self.notes)
+        out += [f"[line {c.line}, id {c.id}] {c.field}: stored {c.stored!r}, now {c.now!r}" for c in self.changes]
         ids = {(c.line, c.id) for c in self.changes}
         out.append(f"audited {self.checked} verdicts: {len(ids)} differ, {self.checked - len(ids)} unchanged")
         return out
@@ -54,6 +56,7 @@ class AuditReport:
             "checked": self.checked,
             "changed": len({(c.line, c.id) for c in self.changes}),
             "changes": [c.__dict__ for c in self.changes],
+            "notes": list(self.notes),
         }
 
 
@@ -84,6 +87,15 @@ def audit_records(
         if doc.sha256 != rec["sha256"]:
             report.changes.append(AuditChange(line, qid, "paper sha256", rec["sha256"], doc.sha256))
             continue
+        stored_text = rec.get("text_sha256")
+        if stored_text and stored_text != doc.text_sha256:
+            note = (
+                f"note: the extracted text differs from the one the verdicts were made on "
+                f"(extractor then {rec.get('extractor')}, now {doc.extractor.get('name')} "
+                f"{doc.extractor.get('version')}); offsets may move"
+            )
+            if note not in report.notes:
+                report.notes.append(note)
         ch = rec.get("chunking") or {}
         try:
             chunking = Chunking(**ch) if ch else Chunking()

@@ -132,6 +132,8 @@ def verdict_record(verdict: Verdict, *, qid: Any, locator: Locator) -> dict[str,
         "group_size": locator.chunking.group_size,
     }
     record["version"] = __version__
+    record["extractor"] = {k: locator.document.extractor.get(k) for k in ("name", "version", "flags")}
+    record["text_sha256"] = locator.document.text_sha256
     return record
 
 

@@ -259,3 +259,15 @@ def test_audit_bad_records_name_the_line(tmp_path, change, message):
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     code, _, err = run("audit", str(path))
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_audit_notes_a_different_extraction(tmp_path):
+    code, out, _ = run("locate", str(paper_path(V7)), GOOD, "--json")
+    record = json.loads(out)
+    assert record["extractor"]["name"] == "pymupdf" and len(record["text_sha256"]) == 64
+    record["text_sha256"] = "0" * 64
+    record["extractor"]["version"] = "1.23"
+    path = tmp_path / "v.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    code, out, _ = run("audit", str(path))
+    assert code == 0 and "extracted text differs" in out and "1.23" in out
