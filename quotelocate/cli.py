@@ -14,7 +14,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, NoReturn, Sequence, TextIO
 
 from . import __version__
 from .chunks import Chunking, load_chunks_file
@@ -32,7 +32,7 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # exit 2 with one line, like grep
+    def error(self, message: str) -> NoReturn:  # exit 2 with one line, like grep
         raise _UsageError(f"{self.prog}: {message}")
 
 
@@ -165,6 +165,7 @@ def _marked_context(verdict: Verdict, locator: Locator, width: int = 60) -> str:
     """One line: context, the match between >>> <<<, and any material the reading order
     skipped inside it (a page number, a footnote, a table) in [skipped: …]."""
     text = locator.document.text
+    assert verdict.start is not None and verdict.end is not None  # accepted or outside-material
     spans = verdict.spans or ((verdict.start, verdict.end),)
     pieces = [f"…{_flat(text[max(0, spans[0][0] - width) : spans[0][0]])} "]
     for i, (s, e) in enumerate(spans):
@@ -224,19 +225,20 @@ def cmd_chunks(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     size = locator.chunking.group_size
     for c in locator.chunks:
         text = doc.text[c.start : c.end]
-        row = {
+        pages = doc.pages_for(c.start, c.end)
+        row: dict[str, Any] = {
             "index": c.index,
             "group": c.index // size,
             "start": c.start,
             "end": c.end,
-            "pages": list(doc.pages_for(c.start, c.end)),
+            "pages": list(pages),
             "text": text,
         }
         if args.json:
             print(json.dumps(row, ensure_ascii=False), file=out)
         else:
             preview = " ".join(text.split())[:70]
-            print(f"{c.index:4d}  group {row['group']:3d}  {c.start:7d}-{c.end:<7d} p{row['pages'][0]:<3d} {preview}", file=out)
+            print(f"{c.index:4d}  group {row['group']:3d}  {c.start:7d}-{c.end:<7d} p{pages[0]:<3d} {preview}", file=out)
     return EXIT_OK
 
 

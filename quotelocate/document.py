@@ -286,7 +286,7 @@ class Document:
         cache = self.__dict__.get("_box_cache")
         if cache is None:
             nan = float("nan")
-            cache = (array("f", [nan]) * (4 * len(self.text)), set())
+            cache = (array("f", [nan]) * (4 * len(self.text)), set[int]())
             object.__setattr__(self, "_box_cache", cache)
         boxes, filled = cache
         if page not in filled:

@@ -221,7 +221,8 @@ class Locator:
         self._text = self.norm.text
         self._both = rules.hyphenation == "both"
         if self._both:
-            self._skel, self._skel_map = _skeleton_with_map(self._text)
+            self._skel, skel_map = _skeleton_with_map(self._text)
+            self._skel_map: list[int] | None = skel_map
         else:
             self._skel, self._skel_map = self._text, None
         self._index = _kgram_index(self._skel)
@@ -229,7 +230,7 @@ class Locator:
         self._jumps = self.norm.jumps
         self._unverifiable = [(p.start, p.end) for p in document.pages if not p.verifiable]
         self._diag: Any = None
-        self._template = {f.name: f.default for f in dataclasses.fields(Verdict)}
+        self._template: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Verdict)}
         self._template.update(fingerprint=self.fingerprint, paper_sha256=document.sha256, document=document)
         self._chunk_starts = [c.start for c in self.chunks]
         self._enough_words = re.compile(r"\w+(?:\W+\w+){%d}" % max(rules.min_words - 1, 0)) if rules.min_words else re.compile("")
@@ -407,6 +408,7 @@ class Locator:
             if both:
                 a = skel_map[p]  # type: ignore[index]
                 b = skel_map[p + n - 1] + 1  # type: ignore[index]
+                decided: int | None
                 if key is q and b - a == n:
                     decided = 0  # no hyphen on either side: the text is the quote
                 else:

@@ -458,7 +458,7 @@ def rule_furniture(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         return []
     spans = set(find_furniture(text, ctx.page_starts))
     spans.update(ctx.furniture_spans)
-    edits = []
+    edits: list[Edit] = []
     for s, e in sorted(spans):
         if edits and s < edits[-1][1]:
             continue
