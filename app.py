@@ -209,7 +209,8 @@ def show_error(title: str, detail: str) -> None:
 def session_folder() -> str:
     folder = st.session_state.get("_upload_dir")
     if not folder or not os.path.isdir(folder):
-        folder = tempfile.mkdtemp(prefix="quotelocate-upload-")
+        workbench.prune_upload_folders(tempfile.gettempdir())
+        folder = tempfile.mkdtemp(prefix=workbench.UPLOAD_PREFIX)
         st.session_state["_upload_dir"] = folder
     return folder
 

@@ -66,6 +66,30 @@ def upload_digest(set_bytes: bytes, pdf_bytes: bytes | None) -> str:
     return h.hexdigest()
 
 
+UPLOAD_PREFIX = "quotelocate-upload-"
+UPLOAD_MAX_AGE_S = 24 * 3600
+
+
+def prune_upload_folders(root: str | os.PathLike, *, max_age_s: float = UPLOAD_MAX_AGE_S,
+                         now: float | None = None) -> list[Path]:
+    """Remove per-session upload folders (``quotelocate-upload-*`` in ``root``) that
+    nothing has touched for ``max_age_s`` seconds; returns what was removed. Streamlit
+    has no end-of-session hook, so each new session tidies up after old ones."""
+    import shutil
+    import time
+
+    now = time.time() if now is None else now
+    removed = []
+    for folder in Path(root).glob(UPLOAD_PREFIX + "*"):
+        try:
+            if folder.is_dir() and not folder.is_symlink() and now - folder.stat().st_mtime > max_age_s:
+                shutil.rmtree(folder)
+                removed.append(folder)
+        except OSError:
+            continue  # another session is using or removing it
+    return removed
+
+
 def stage_upload(folder: str | os.PathLike, set_bytes: bytes, pdf_bytes: bytes | None = None, *,
                  max_bytes: int | None = None) -> tuple[Path, Path | None]:
     """Check an upload and write it as ``<folder>/<digest>/quotes.yaml`` (and

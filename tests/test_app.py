@@ -7,6 +7,7 @@ session usable; quote text with HTML or Markdown in it is shown literally.
 
 from __future__ import annotations
 
+import os
 import shutil
 import urllib.parse
 from pathlib import Path
@@ -353,3 +354,19 @@ def test_the_app_never_renders_text_as_html():
     source = Path(APP).read_text(encoding="utf-8")
     for forbidden in ("unsafe_allow_html", "st.html(", "components.html", "components.v1"):
         assert forbidden not in source, forbidden
+
+
+def test_old_upload_folders_are_pruned(tmp_path):
+    import time
+
+    old = tmp_path / (workbench.UPLOAD_PREFIX + "old")
+    new = tmp_path / (workbench.UPLOAD_PREFIX + "new")
+    other = tmp_path / "someone-elses-folder"
+    for folder in (old, new, other):
+        folder.mkdir()
+        (folder / "quotes.yaml").write_text("x", encoding="utf-8")
+    day_ago = time.time() - 2 * workbench.UPLOAD_MAX_AGE_S
+    os.utime(old, (day_ago, day_ago))
+    os.utime(other, (day_ago, day_ago))
+    assert workbench.prune_upload_folders(tmp_path) == [old]
+    assert not old.exists() and new.exists() and other.exists()
