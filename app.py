@@ -28,7 +28,7 @@ from quotelocate.chunks import Chunking
 from quotelocate.dataset import BUNDLED_SETS, Quote, QuoteSet, fetch, load_quote_set
 from quotelocate.document import render_page_png
 from quotelocate.errors import PaperNotFoundError, QuotelocateError
-from quotelocate.evaluate import Evaluation, SavingsAssumptions, evaluate, grid_configs
+from quotelocate.evaluate import Evaluation, SavingsAssumptions, cause_table, evaluate, grid_configs
 from quotelocate.locate import Locator, Verdict
 from quotelocate.normalize import HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
 from quotelocate.runstore import RunStore
@@ -281,7 +281,7 @@ def render_set_header(quote_set: QuoteSet, rules: Rules) -> None:
         st.code(warning, language=None, wrap_lines=True)
 
 
-def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules) -> None:
+def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules, causes: pd.DataFrame) -> None:
     st.subheader("Evaluate")
     st.text(f"Rules: {rules.describe()}")
     c = st.columns(3)
@@ -306,6 +306,8 @@ def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules) -> N
     st.markdown("**Error rate per tag** (faithful: rejected; fabricated: accepted)")
     table = by_tag.assign(rate=[report.format_rate(r, lo, hi) for r, lo, hi in zip(by_tag["rate"], by_tag["low"], by_tag["high"])])
     st.dataframe(table[["label", "tag", "n", "rate"]], hide_index=True, width="stretch")
+    st.markdown("**How rejections were explained** (suspected cause per class; fuzzy similarity explains, never accepts)")
+    st.dataframe(causes, hide_index=True, width="stretch")
 
 
 def render_compare(evaluation: Evaluation, ablation: pd.DataFrame | None, flips: pd.DataFrame,
@@ -429,7 +431,7 @@ def evaluate_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     name = config_name(rules)
     ev = evaluation_of(quote_set, {name: rules}, scope=choices["scope"], repeats=choices["repeats"])
     metrics = ev.metrics.loc[ev.metrics["config"] == name].iloc[0]
-    render_evaluate(metrics, ev.by_tag.loc[ev.by_tag["config"] == name], rules)
+    render_evaluate(metrics, ev.by_tag.loc[ev.by_tag["config"] == name], rules, cause_table(ev.verdicts, name))
     if st.button("Save this evaluation to the run store", key="save_eval"):
         save_run(ev)
 

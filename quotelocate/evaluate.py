@@ -720,6 +720,31 @@ def _by_tag(verdicts: pd.DataFrame, named: Mapping[str, Rules]) -> pd.DataFrame:
     return _frame(rows, BY_TAG_COLUMNS)
 
 
+def cause_table(verdicts: pd.DataFrame, config: str) -> pd.DataFrame:
+    """How one config explained its rejections: one row per (label, tag, cause) with
+    the number of rejected quotes, for rule tuners checking that a changed number is
+    called ``number-changed`` and a dropped marker ``marker-missing``.
+
+    Rejected faithful quotes appear too (their cause says why they were missed).
+
+    >>> frame = pd.DataFrame({"config": ["c", "c", "c"], "label": ["fabricated"] * 3,
+    ...     "tags": ["number", "number,case", "case"], "accepted": [False, False, True],
+    ...     "cause": ["number-changed", "case-differs", ""]})
+    >>> cause_table(frame, "c").to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'label': 'fabricated', 'tag': 'case', 'cause': 'case-differs', 'n': 1},
+     {'label': 'fabricated', 'tag': 'number', 'cause': 'case-differs', 'n': 1},
+     {'label': 'fabricated', 'tag': 'number', 'cause': 'number-changed', 'n': 1}]
+    """
+    rows = verdicts.loc[(verdicts["config"] == config) & ~verdicts["accepted"].astype(bool)]
+    counts: dict[tuple[str, str, str], int] = {}
+    for label, tags, cause in zip(rows["label"], rows["tags"], rows["cause"]):
+        for tag in str(tags).split(",") if tags else [""]:
+            key = (str(label), tag, str(cause) if cause else "")
+            counts[key] = counts.get(key, 0) + 1
+    out = [{"label": k[0], "tag": k[1], "cause": k[2], "n": n} for k, n in sorted(counts.items())]
+    return pd.DataFrame(out, columns=["label", "tag", "cause", "n"])
+
+
 def savings_table(metrics: pd.DataFrame, a: SavingsAssumptions, *, fabricated_share: float) -> pd.DataFrame:
     """The review-time model (module docstring) for every row of a metrics frame,
     against ``a.baseline``; ``fabricated_share`` is the share of fabricated quotes."""

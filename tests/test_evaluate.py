@@ -480,3 +480,20 @@ def test_corrupt_store_fails_eval_before_the_run(tmp_path):
     code, out, err = run("eval", str(set_path), "--papers", str(papers), "--db", str(db))
     assert code == 2 and str(db) in err and out == ""
     assert db.read_bytes() == b"garbage" * 10
+
+
+def test_cause_table_on_the_real_set():
+    """On attention-v7, recommended names the cause of every number, case, marker and
+    look-alike fabrication correctly."""
+    from quotelocate.dataset import load_quote_set
+    from quotelocate.evaluate import cause_table
+
+    qs = load_quote_set("attention-v7")
+    ev = evaluate(qs, ["recommended"], repeats=1)
+    table = cause_table(ev.verdicts, "recommended")
+    expected = {"number": "number-changed", "case": "case-differs", "marker-dropped": "marker-missing",
+                "lookalike": "confusable-character", "outside-material": "outside-material"}
+    for tag, cause in expected.items():
+        rows = table.loc[(table["label"] == "fabricated") & (table["tag"] == tag)]
+        assert set(rows["cause"]) == {cause}, (tag, rows.to_dict("records"))
+    assert table.loc[table["label"] == "faithful"].empty  # nothing faithful was rejected
