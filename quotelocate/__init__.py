@@ -14,6 +14,27 @@ from .normalize import PRESETS, Rules, normalize, preset
 
 __version__ = "0.1.0"
 
+# The evaluation side pulls in pandas and statsmodels; import it only when asked for,
+# so `import quotelocate` stays light for pipelines that only locate quotes. The
+# evaluate() function lives in the module of the same name: quotelocate.evaluate.evaluate.
+_LAZY = {
+    "Evaluation": ("evaluate", "Evaluation"),
+    "SavingsAssumptions": ("evaluate", "SavingsAssumptions"),
+    "load_quote_set": ("dataset", "load_quote_set"),
+    "QuoteSet": ("dataset", "QuoteSet"),
+    "RunStore": ("runstore", "RunStore"),
+    "audit_records": ("audit", "audit_records"),
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        return getattr(importlib.import_module(f".{module}", __name__), attr)
+    raise AttributeError(f"module 'quotelocate' has no attribute {name!r}")
+
 __all__ = [
     "Box",
     "Chunk",
@@ -23,8 +44,14 @@ __all__ = [
     "NearMiss",
     "PRESETS",
     "QuotelocateError",
+    "QuoteSet",
     "Rules",
+    "RunStore",
+    "SavingsAssumptions",
     "Verdict",
+    "audit_records",
+    "Evaluation",
+    "load_quote_set",
     "locate",
     "normalize",
     "preset",
