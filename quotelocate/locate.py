@@ -484,11 +484,14 @@ class Locator:
 
     def _after_marker(self, a: int, q: str) -> bool:
         """True when ``a`` follows a footnote marker glued to the text at the start of a
-        line ("\n4To illustrate"): 1-3 digits at a line start, then a letter."""
-        if not q[0].isalpha():
+        line ("\\n4To illustrate"): one or two digits at a line start, then a capital
+        letter and a small one. Ordinals and units ("2nd", "3D") do not qualify, so
+        "nd place" is never accepted inside "2nd place"."""
+        text = self._text
+        if not (q[0].isupper() and len(q) > 1 and q[1].islower()):
             return False
-        text, p = self._text, a
-        while p > 0 and text[p - 1].isdigit() and a - p < 3:
+        p = a
+        while p > 0 and text[p - 1].isdigit() and a - p < 2:
             p -= 1
         if p == a or (p > 0 and text[p - 1].isdigit()):
             return False

@@ -85,3 +85,4 @@ def test_bad_chunk_files(tmp_path, lines, message):
 def test_missing_chunk_file(tmp_path):
     with pytest.raises(ChunkError, match="no such file"):
         load_chunks_file(tmp_path / "nope.jsonl", TEXT)
+
