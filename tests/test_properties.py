@@ -127,3 +127,49 @@ def test_mutations_are_rejected(text, data):
         if m.accepted:
             key = normalize_text(mutant, REC)
             assert re.search(r"(?<!\w)" + re.escape(key).replace("\\-", "-?") + r"(?!\w)", norm_doc.replace("-", "")) or key in norm_doc, (quote, mutant)
+
+
+@given(st.data())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_real_paper_windows_with_either_hyphen_choice(data):
+    """On v7 with the recommended rules: any window of the reading-order text, with
+    each end-of-line hyphen inside it kept or dropped at random (as a model may write
+    it), is accepted at the window's place."""
+    from conftest import locator
+
+    loc = locator("1706.03762v7.pdf")
+    norm = loc.norm
+    text = norm.text
+    starts = [m.start() for m in re.finditer(r"(?<![\w\x00])\w", text)]
+    i = data.draw(st.integers(0, len(starts) - 40), label="first word")
+    j = i + data.draw(st.integers(4, 30), label="words")
+    a = starts[i]
+    b = starts[j] - 1
+    while b > a and not text[b - 1].isalnum() and text[b - 1] not in ".)]":
+        b -= 1
+    window = text[a:b]
+    assume("\x00" not in window and len("".join(window.split())) >= 12)
+    pieces, prev = [], a
+    for pos in norm.optional_positions:
+        if a < pos < b:
+            pieces.append(text[prev:pos])
+            if data.draw(st.booleans(), label=f"keep hyphen at {pos}"):
+                pieces.append("-")
+            prev = pos + 1
+    pieces.append(text[prev:b])
+    quote = "".join(pieces)
+    v = loc.locate(quote)
+    assert v.accepted, (quote, v.reason)
+    if not v.ambiguous:
+        assert v.start == norm.starts[a] and v.end == norm.ends[b - 1]
+    # changing one digit or one letter's case of an accepted window gets it rejected,
+    # unless the mutant itself occurs in the paper
+    spots = [k for k, ch in enumerate(quote) if ch.isdigit() or ch.isalpha()]
+    k = data.draw(st.sampled_from(spots), label="mutated character")
+    ch = quote[k]
+    new = str((int(ch) + 1) % 10) if ch.isdigit() else ch.swapcase()
+    assume(new != ch)
+    mutant = quote[:k] + new + quote[k + 1 :]
+    m = loc.locate(mutant)
+    if m.accepted:
+        assert _skeleton(normalize_text(mutant, REC)) in loc._skel, mutant
