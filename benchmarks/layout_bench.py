@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -30,16 +28,11 @@ from quotelocate.document import plain_text  # noqa: E402
 from quotelocate.layout import reading_order  # noqa: E402
 from quotelocate.paths import find_paper  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import timed  # noqa: E402
+
 TARGET_RATIO = 2.0
 
-
-def timed(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def run(paper: Path, repeats: int) -> dict:

@@ -36,14 +36,9 @@ from quotelocate.document import plain_text  # noqa: E402
 from quotelocate.normalize import Context, normalize, normalize_text  # noqa: E402
 from quotelocate.paths import find_paper  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import timed  # noqa: E402
 
-def timed(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def latencies(fn, quotes, repeats):
