@@ -263,9 +263,7 @@ class Normalized:
     def jumps(self) -> list[int]:
         """Positions where the reading order jumps (layout); sorted."""
         if self._jumps is None:
-            self._jumps = [i for i, g in enumerate(self.gaps) if g & LAYOUT] if any(
-                g & LAYOUT for g in set(self.gaps)
-            ) else []
+            self._jumps = _positions_with(self.gaps, LAYOUT)
         return self._jumps
 
     def rule_flags(self, a: int, b: int) -> int:
@@ -287,12 +285,13 @@ class Normalized:
     @property
     def optional_positions(self) -> list[int]:
         if self._optional is None:
-            self._optional = (
-                [i for i, f in enumerate(self.flags) if f & OPTIONAL]
-                if any(f & OPTIONAL for f in set(self.flags))
-                else []
-            )
+            self._optional = _positions_with(self.flags, OPTIONAL)
         return self._optional
+
+
+def _positions_with(values: array, bit: int) -> list[int]:
+    """Sorted positions whose value has ``bit`` set."""
+    return np.flatnonzero(np.frombuffer(values, dtype=np.uint16) & bit).tolist()
 
 
 def _or_table(flags: array, gaps: array) -> list[list[int]]:
