@@ -445,7 +445,10 @@ _NFKC_CLUSTER = re.compile(f"[^\\x00-\\x7f][{COMBINING}]*|[\\x00-\\x7f][{COMBINI
 _KEEP_TAGS = ("<super>", "<sub>", "<fraction>")
 
 
+@functools.lru_cache(maxsize=4096)
 def _nfkc_cluster(cluster: str) -> str:
+    """NFKC of one grapheme-ish cluster, left alone when it holds a super- or
+    subscript or a vulgar fraction (papers repeat few distinct clusters: cached)."""
     for ch in cluster:
         if unicodedata.decomposition(ch).startswith(_KEEP_TAGS):
             return cluster
