@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from .locate import DiffOp, NearMiss
+from .locate import _K, DiffOp, NearMiss, _skeleton
 
 if TYPE_CHECKING:
     from .locate import Locator
@@ -171,8 +171,8 @@ class Diagnoser:
         quote's k-grams found in the locator's index, by vote. None when no k-gram of
         the quote occurs (then the whole text is aligned)."""
         loc = self.locator
-        index, k = loc._index, len(next(iter(loc._index), "x" * 8))
-        key = q if loc._skel_map is None else _skeleton_of(q)
+        index, k = loc._index, _K
+        key = q if loc._skel_map is None else _skeleton(q)
         votes: dict[int, int] = {}
         for i in range(0, max(len(key) - k + 1, 1), 3):
             positions = index.get(key[i : i + k], ())
@@ -219,11 +219,6 @@ class Diagnoser:
             detail=detail,
         )
 
-
-def _skeleton_of(text: str) -> str:
-    from .locate import _skeleton
-
-    return _skeleton(text)
 
 
 def _clip(text: str, n: int = 40) -> str:

@@ -679,7 +679,6 @@ class _Builder:
             ends=self.ends,
             flags=self.flags,
             gaps=gaps,
-            original_length=len(self.original),
         )
 
 
@@ -704,7 +703,6 @@ def reading_order(document: Document) -> Normalized:
         ends=list(cached.ends),
         flags=array("H", cached.flags),
         gaps=array("H", cached.gaps),
-        original_length=cached.original_length,
     )
 
 

@@ -235,7 +235,6 @@ class Normalized:
     ends: list[int]
     flags: array
     gaps: array
-    original_length: int = 0
     _optional: list[int] | None = field(default=None, repr=False)
     _jumps: list[int] | None = field(default=None, repr=False)
     _bits: list | None = field(default=None, repr=False)
@@ -320,7 +319,6 @@ def identity(text: str, *, starts: Sequence[int] | None = None, ends: Sequence[i
         ends=list(range(1, n + 1)) if ends is None else list(ends),
         flags=array("H", bytes(2 * n)),
         gaps=array("H", bytes(2 * (n + 1))),
-        original_length=n,
     )
 
 
@@ -384,7 +382,6 @@ def apply_edits(state: Normalized, edits: Sequence[Edit]) -> Normalized:
         ends=ne,
         flags=nf,
         gaps=ng,
-        original_length=state.original_length,
     )
 
 
