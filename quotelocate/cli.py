@@ -56,6 +56,10 @@ def add_rule_options(p: argparse.ArgumentParser) -> None:
         g.add_argument(f"--{flag}", dest=f"rule_{name}", action=argparse.BooleanOptionalAction, default=None, help=help_text)
     g.add_argument("--unicode", dest="rule_unicode", choices=["off", "ligatures", "nfkc"], default=None)
     g.add_argument("--hyphenation", dest="rule_hyphenation", choices=["off", "keep", "drop", "both"], default=None)
+    g.add_argument("--ellipsis", dest="rule_ellipsis", choices=["verbatim", "fragments"], default=None,
+                   help="read '...' in a quote verbatim, or as fragments that must each match in order")
+    g.add_argument("--ellipsis-gap", dest="rule_ellipsis_gap", type=int, default=None, metavar="N",
+                   help="longest omission an ellipsis may stand for, in characters (default 300)")
     g.add_argument("--min-chars", dest="rule_min_chars", type=int, default=None, metavar="N")
     g.add_argument("--min-words", dest="rule_min_words", type=int, default=None, metavar="N")
 

@@ -242,7 +242,7 @@ def rule_toggles(rules: Rules, *, pdf: bool = True) -> list[tuple[str, Rules]]:
     only for PDFs, and only when the layout reader is installed.
 
     >>> [c for c, _ in rule_toggles(Rules(quotes=True, whitespace=True), pdf=False)]
-    ['+furniture', '+invisible', '+unicode=nfkc', '-quotes', '+hyphenation=both', '-whitespace', '-word_boundaries']
+    ['+furniture', '+invisible', '+unicode=nfkc', '-quotes', '+hyphenation=both', '-whitespace', '-word_boundaries', '+ellipsis=fragments']
     """
     out: list[tuple[str, Rules]] = []
     for name in ("furniture", "layout", "invisible", "unicode", "quotes", "hyphenation", "whitespace", "word_boundaries"):
@@ -260,6 +260,10 @@ def rule_toggles(rules: Rules, *, pdf: bool = True) -> list[tuple[str, Rules]]:
         else:
             change = (("-" if value else "+") + name, rules.replace(**{name: not value}))
         out.append(change)
+    if rules.ellipsis == "verbatim":
+        out.append(("+ellipsis=fragments", rules.replace(ellipsis="fragments")))
+    else:
+        out.append(("-ellipsis", rules.replace(ellipsis="verbatim")))
     return out
 
 

@@ -32,6 +32,7 @@ from .document import Box, Document
 from .errors import ConfigError
 from .normalize import (
     BARRIER,
+    ELLIPSIS,
     HYPHEN_DROP,
     HYPHEN_KEEP,
     LAYOUT,
@@ -52,6 +53,8 @@ STATUSES = ("exact", "normalized", "group-fallback", "outside-material", "not-fo
 ACCEPTED_STATUSES = frozenset({"exact", "normalized", "group-fallback"})
 SCOPES = ("chunk", "group", "document")
 _K = 8  # k-gram length of the index
+_ELLIPSIS_RE = re.compile(r"\s*(?:\[\s*(?:\.\s?\.\s?\.|\u2026)\s*\]|\.\s?\.\s?\.|\u2026)\s*")
+"""An ellipsis in a quote: ``...``, ``. . .``, ``…`` or any of them in brackets."""
 
 
 @dataclass(frozen=True)
@@ -281,6 +284,8 @@ class Locator:
             )  # fmt: skip
 
         occurrences = self._find(q)
+        if not occurrences and self.rules.ellipsis == "fragments" and _ELLIPSIS_RE.search(q):
+            occurrences = self._find_fragments(q)
         if not occurrences:
             return self._reject(q, quote, scope, cited_chunk)
         if scope == "document":
@@ -433,6 +438,52 @@ class Locator:
             out.append(_Occurrence(a, b, start, end, flags, segments))
         return out
 
+    def _find_fragments(self, q: str) -> list[_Occurrence]:
+        """Occurrences of a quote with ellipses, read as fragments: each piece a valid
+        quote found by :meth:`_find`, in order, each starting at most
+        ``rules.ellipsis_gap`` normalized characters after the previous one ends, with no
+        flow barrier in between. One occurrence per start of the first piece."""
+        pieces = [p for p in (p.strip() for p in _ELLIPSIS_RE.split(q)) if p]
+        if not pieces or any(self._invalid_reason(p) for p in pieces):
+            return []
+        found = [sorted(self._find(p)) for p in pieces]
+        if not all(found):
+            return []
+        gap, text = self.rules.ellipsis_gap, self._text
+        starts_of = [[o.a for o in occ] for occ in found]
+        dead: set[tuple[int, int]] = set()  # (piece, occurrence) that cannot continue
+
+        def chain_from(k: int, i: int) -> list[_Occurrence] | None:
+            here = found[k][i]
+            if k + 1 == len(found):
+                return [here]
+            if (k, i) in dead:
+                return None
+            j = bisect_left(starts_of[k + 1], here.b)
+            for o_index in range(j, len(found[k + 1])):
+                nxt = found[k + 1][o_index]
+                if nxt.a - here.b > gap or BARRIER in text[here.b : nxt.a]:
+                    break
+                rest = chain_from(k + 1, o_index)
+                if rest is not None:
+                    return [here, *rest]
+            dead.add((k, i))
+            return None
+
+        out = []
+        for i in range(len(found[0])):
+            chain = chain_from(0, i)
+            if chain is None:
+                continue
+            segments = tuple(seg for o in chain for seg in (o.segments or ((o.start, o.end),)))
+            flags = ELLIPSIS
+            for o in chain:
+                flags |= o.flags
+            out.append(
+                _Occurrence(chain[0].a, chain[-1].b, min(s for s, _ in segments), max(e for _, e in segments), flags, segments)
+            )
+        return out
+
     def _verify_hyphens(self, q: str, a: int, b: int) -> int | None:
         """With ``hyphenation="both"``: decide keep/drop per optional hyphen in
         ``[a, b)`` so that the text equals ``q``. Returns 0 when nothing had to be
@@ -510,7 +561,8 @@ class Locator:
             exact = doc.text[start:end] == quote
             pages = doc.pages_for(start, end)
         else:
-            flags |= LAYOUT
+            if not flags & ELLIPSIS:
+                flags |= LAYOUT
             start, end = min(s for s, _ in segments), max(e for _, e in segments)
             exact = False
             pages = tuple(sorted({p for s, e in segments for p in doc.pages_for(s, e)}))

@@ -62,6 +62,7 @@ HYPHEN_DROP = 32
 FURNITURE = 64
 LAYOUT = 128
 OPTIONAL = 256  # an end-of-line hyphen that ``hyphenation="both"`` may keep or drop
+ELLIPSIS = 512  # the quote matched as fragments around an ellipsis (``ellipsis="fragments"``)
 
 FLAG_NAMES = {
     QUOTES: "quotes",
@@ -72,10 +73,12 @@ FLAG_NAMES = {
     HYPHEN_DROP: "hyphenation:drop",
     FURNITURE: "furniture",
     LAYOUT: "layout",
+    ELLIPSIS: "ellipsis",
 }
 
 UNICODE_MODES = ("off", "ligatures", "nfkc")
 HYPHENATION_MODES = ("off", "keep", "drop", "both")
+ELLIPSIS_MODES = ("verbatim", "fragments")
 BARRIER = "\x00"
 """Separates independent text flows; no quote can match across it."""
 
@@ -110,6 +113,14 @@ class Rules:
         A quote with fewer non-space characters once normalized is ``invalid``.
     min_words: int = 3
         A quote with fewer words once normalized is ``invalid``.
+    ellipsis: str = "verbatim"
+        How a quote with an ellipsis (``...``, ``…``, ``[...]``) is read: ``verbatim``
+        (the dots are text like any other) or ``fragments`` (when the quote is not found
+        verbatim, the pieces between ellipses must each be found, in order, each one a
+        valid quote by itself, no more than ``ellipsis_gap`` normalized characters after
+        the previous piece, within one text flow).
+    ellipsis_gap: int = 300
+        Longest omission an ellipsis may stand for, in normalized characters.
     """
 
     quotes: bool = False
@@ -122,6 +133,8 @@ class Rules:
     word_boundaries: bool = True
     min_chars: int = 12
     min_words: int = 3
+    ellipsis: str = "verbatim"
+    ellipsis_gap: int = 300
 
     def __post_init__(self) -> None:
         if self.unicode not in UNICODE_MODES:
@@ -130,10 +143,12 @@ class Rules:
             raise ConfigError(
                 f"rules.hyphenation: {self.hyphenation!r} is not one of {', '.join(HYPHENATION_MODES)}"
             )
+        if self.ellipsis not in ELLIPSIS_MODES:
+            raise ConfigError(f"rules.ellipsis: {self.ellipsis!r} is not one of {', '.join(ELLIPSIS_MODES)}")
         for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"rules.{name}: expected true or false, got {getattr(self, name)!r}")
-        for name in ("min_chars", "min_words"):
+        for name in ("min_chars", "min_words", "ellipsis_gap"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ConfigError(f"rules.{name}: expected a whole number >= 0, got {value!r}")
@@ -158,10 +173,17 @@ class Rules:
 
     @property
     def fingerprint(self) -> str:
-        """Stable id of these semantics: ``ql<version>-<16 hex>``."""
-        payload = json.dumps(
-            {"semantics": SEMANTICS_VERSION, "rules": self.to_dict()}, sort_keys=True, separators=(",", ":")
-        )
+        """Stable id of these semantics: ``ql<version>-<16 hex>``.
+
+        Fields added after semantics version 1 (:data:`_LATER_FIELDS`) enter the hash
+        only when they differ from their default, so a fingerprint recorded before
+        they existed still names the same semantics.
+        """
+        data = self.to_dict()
+        for name, default in _LATER_FIELDS.items():
+            if data[name] == default:
+                del data[name]
+        payload = json.dumps({"semantics": SEMANTICS_VERSION, "rules": data}, sort_keys=True, separators=(",", ":"))
         return f"ql{SEMANTICS_VERSION}-" + hashlib.sha256(payload.encode()).hexdigest()[:16]
 
     def active(self) -> tuple[str, ...]:
@@ -174,10 +196,16 @@ class Rules:
             out.append(f"unicode={self.unicode}")
         if self.hyphenation != "off":
             out.append(f"hyphenation={self.hyphenation}")
+        if self.ellipsis != "verbatim":
+            out.append(f"ellipsis={self.ellipsis}")
         return tuple(out)
 
     def describe(self) -> str:
         return ", ".join(self.active()) or "exact substring"
+
+
+_LATER_FIELDS = {"ellipsis": "verbatim", "ellipsis_gap": 300}
+"""Fields added after semantics version 1, with the defaults that reproduce it."""
 
 
 PRESETS: dict[str, Rules] = {

@@ -172,7 +172,10 @@ def test_rule_toggles():
     changes = dict(rule_toggles(full, pdf=False))
     assert list(changes) == [
         "-furniture", "-invisible", "-unicode", "-quotes", "-hyphenation", "-whitespace", "-word_boundaries",
+        "+ellipsis=fragments",
     ]  # fmt: skip
+    assert changes["+ellipsis=fragments"] == full.replace(ellipsis="fragments")
+    assert "-ellipsis" in dict(rule_toggles(full.replace(ellipsis="fragments"), pdf=False))
     assert changes["-unicode"] == full.replace(unicode="off")
     assert changes["-hyphenation"] == full.replace(hyphenation="off")
     bare = dict(rule_toggles(Rules(word_boundaries=False), pdf=False))

@@ -96,8 +96,21 @@ def test_fingerprint_is_stable_and_distinct():
     assert Rules.from_dict(PRESETS["recommended"].to_dict()) == PRESETS["recommended"]
 
 
+def test_fields_added_later_keep_old_fingerprints():
+    # a config stored before the ellipsis fields existed loads with their defaults and
+    # keeps its fingerprint; switching the new rule on gives a new one
+    old = {k: v for k, v in PRESETS["recommended"].to_dict().items() if not k.startswith("ellipsis")}
+    assert Rules.from_dict(old).fingerprint == "ql1-dd6be3e6ff3f39af"
+    fragments = PRESETS["recommended"].replace(ellipsis="fragments")
+    assert fragments.fingerprint != PRESETS["recommended"].fingerprint
+    assert fragments.replace(ellipsis_gap=50).fingerprint != fragments.fingerprint
+    assert "ellipsis=fragments" in fragments.active()
+
+
 @pytest.mark.parametrize(
-    "kwargs", [{"unicode": "nfkd"}, {"hyphenation": "maybe"}, {"whitespace": "yes"}, {"min_chars": -1}]
+    "kwargs",
+    [{"unicode": "nfkd"}, {"hyphenation": "maybe"}, {"whitespace": "yes"}, {"min_chars": -1},
+     {"ellipsis": "skip"}, {"ellipsis_gap": -5}, {"ellipsis_gap": True}],
 )
 def test_bad_rules_are_config_errors(kwargs):
     with pytest.raises(ConfigError):
