@@ -339,9 +339,10 @@ def render_inspect_table(verdicts: pd.DataFrame) -> None:
 
 def render_quote_detail(quote: Quote, verdict: Verdict, locator: Locator, images: list[tuple[int, bytes]],
                         highlight: str) -> None:
-    st.markdown(f"**{quote.id}** · labelled `{quote.label}` · verdict **{verdict.status}**"
-                + (f" · cause `{verdict.cause}`" if verdict.cause else "")
-                + (f" · rules `{', '.join(verdict.rules)}`" if verdict.rules else ""))
+    # plain text: the id comes from the user's file (never Markdown, whatever its pattern allows)
+    st.text(f"{quote.id} · labelled {quote.label} · verdict {verdict.status}"
+            + (f" · cause {verdict.cause}" if verdict.cause else "")
+            + (f" · rules {', '.join(verdict.rules)}" if verdict.rules else ""))
     st.text("Quote as the model wrote it:")
     st.code(quote.text, language=None, wrap_lines=True)
     st.text(f"Reason: {verdict.reason}")

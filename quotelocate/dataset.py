@@ -11,8 +11,10 @@ Safety: the file is decoded as strict UTF-8; the YAML event stream is scanned be
 anything is constructed, and tags (``!!python/object``, any ``!tag``), anchors, aliases,
 merge keys and duplicate keys are refused, so a YAML bomb fails at its first alias;
 only then is the file read with ``yaml.safe_load``. Values that YAML 1.1 coerces
-(``no``, ``on``, ``2017-12-06``, ``1e3``) are refused where a string is expected, and
-lone surrogates are refused everywhere.
+(``no``, ``on``, ``2017-12-06``, ``1.0``) are refused where a string is expected and as
+keys, and lone surrogates are refused everywhere (an escaped pair such as
+``"\\ud83d\\ude00"`` is read as the one character it encodes). Errors on bytes and
+characters name the line and column.
 
 :func:`fetch` downloads a set's paper into the user cache, atomically, and checks its pin.
 
@@ -459,6 +461,10 @@ def _line_of(data: bytes, pos: int) -> int:
     return data[:pos].count(b"\n") + 1
 
 
+_RESOLVER = yaml.resolver.Resolver()
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
 def _scan_events(text: str, source: str) -> dict[tuple, int]:
     """Refuse tags, anchors, aliases, merge keys, duplicate and complex keys and deep
     nesting by scanning the event stream (nothing is constructed); return the 1-based
@@ -519,6 +525,12 @@ def _scan_events(text: str, source: str) -> dict[tuple, int]:
                     raise fail(top[1], line, "a mapping key must be a plain string")
                 if ev.value == "<<" and ev.style is None:
                     raise fail(top[1], line, "YAML merge keys (<<) are not allowed")
+                if ev.style is None and _RESOLVER.resolve(yaml.ScalarNode, ev.value, (True, False)) != _STR_TAG:
+                    raise fail(
+                        top[1], line,
+                        f"key {ev.value!r} is not read as a string by YAML 1.1 (yes/no/on/off, numbers and "
+                        "dates are coerced); quote it",
+                    )
                 if ev.value in top[2]:
                     raise fail(path, line, f"duplicate key {ev.value!r}")
                 top[2].add(ev.value)
@@ -535,6 +547,14 @@ def _scan_events(text: str, source: str) -> dict[tuple, int]:
                     raise fail(path, line, f"nested more than {MAX_DEPTH} levels deep")
                 kind = "map" if isinstance(ev, yaml.MappingStartEvent) else "seq"
                 stack.append([kind, path, set(), None, 0])
+    except yaml.reader.ReaderError as exc:  # a character YAML forbids (control characters, U+FFFE…)
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise DatasetError(
+            f"{source}: line {line}, column {column}: not valid YAML (character U+{exc.character:04X} is not allowed)"
+            if isinstance(exc.character, int)
+            else f"{source}: line {line}, column {column}: not valid YAML ({exc.reason})"
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
@@ -563,9 +583,11 @@ class _Validator:
     def fail(self, path: tuple, message: str, *, quote_id: str | None = None) -> DatasetError:
         line = None
         p = path
-        while p:
+        while True:  # the line of the field, else of the nearest enclosing node (the root too)
             if p in self.lines:
                 line = self.lines[p]
+                break
+            if not p:
                 break
             p = p[:-1]
         head = f"{self.source}: line {line}" if line else self.source
@@ -709,8 +731,10 @@ def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise DatasetError(
-            f"{source}: line {_line_of(data, exc.start)}: not valid UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start})"
+            f"{source}: line {_line_of(data, exc.start)}, column {column}: not valid UTF-8 "
+            f"(byte {data[exc.start]:#04x} at offset {exc.start}; {exc.reason})"
         ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -724,6 +748,7 @@ def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
     v = _Validator(source, lines)
     if raw is None:
         raise DatasetError(f"{source}: the file is empty")
+    raw = _join_surrogate_pairs(raw)
     for spath, s in _walk_strings(raw, ()):
         m = _SURROGATE.search(s)
         if m:
@@ -755,6 +780,23 @@ def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
         quotes=quotes,
         lines=lines,
     )
+
+
+_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+
+
+def _join_surrogate_pairs(value: Any) -> Any:
+    """JSON-style escapes of a character outside the BMP (``"\\ud83d\\ude00"``) as the
+    one character they encode; a surrogate without its partner stays, to be refused."""
+    if isinstance(value, str):
+        if not _SURROGATE.search(value):
+            return value
+        return _PAIR.sub(lambda m: m.group().encode("utf-16-le", "surrogatepass").decode("utf-16-le"), value)
+    if isinstance(value, dict):
+        return {_join_surrogate_pairs(k): _join_surrogate_pairs(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_join_surrogate_pairs(v) for v in value]
+    return value
 
 
 def _quote_id_at(raw: Any, path: tuple) -> str | None:
@@ -1042,9 +1084,11 @@ def fetch(
     """Download a set's pinned paper from ``paper.url`` into ``dest`` (default: the
     user cache, the last folder of the papers search path) and check its pin.
 
-    The download goes to a temporary file in ``dest`` that replaces the target only
+    The download goes to a temporary file in ``dest`` that becomes the target only
     when the bytes match the pinned sha256, or have the pinned text fingerprint (a
-    warning then says so). ``opener`` is called as ``opener(url, timeout=timeout)`` and
+    warning then says so). A file already there under the paper's name is never
+    replaced: it is used when it satisfies the pin, else :class:`FetchError` says to
+    move it away. ``opener`` is called as ``opener(url, timeout=timeout)`` and
     must return a readable, closable response (tests pass a fake; nothing else here
     touches the network). Raises :class:`FetchError`.
     """
@@ -1083,6 +1127,20 @@ def fetch(
     target = folder / paper.file
     if target.is_file() and _sha256_file(target) == paper.sha256:
         return Fetched(path=target, sha256=paper.sha256, downloaded=False)
+    if target.exists() or target.is_symlink():
+        # someone's file under the paper's name: kept if its text satisfies the pin, never replaced
+        existing = None
+        try:
+            existing = Document.open(target) if target.is_file() else None
+        except DocumentError:
+            pass
+        pin = _check_pin(paper, existing, str(target)) if existing is not None else "it cannot be opened"
+        if not isinstance(pin, str):
+            return Fetched(path=target, sha256=_sha256_file(target), downloaded=False, warnings=pin)
+        raise FetchError(
+            f"{target}: already exists and does not match the pin of {spec.source} ({pin}); "
+            "not overwritten: move it away and fetch again"
+        )
     fd, tmp_name = tempfile.mkstemp(prefix=f".{paper.file}.", suffix=".part", dir=folder)
     tmp = Path(tmp_name)
     try:

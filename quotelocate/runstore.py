@@ -158,6 +158,7 @@ class RunStore:
                 f"{p}: not an SQLite database (the file starts with {head[:8]!r}); it was left untouched. "
                 "Move it away or point QUOTELOCATE_RUNS elsewhere"
             )
+        self._check_size(p)
         try:
             uri = p.resolve().as_uri() + "?mode=ro"
             with closing(sqlite3.connect(uri, uri=True, timeout=self.busy_timeout)) as con:
@@ -179,6 +180,26 @@ class RunStore:
                     con.execute("SELECT count(*) FROM runs").fetchone()
         except sqlite3.DatabaseError as exc:
             raise RunStoreError(f"{p}: the run store is corrupt or unreadable ({exc}); it was left untouched") from None
+
+    @staticmethod
+    def _check_size(p: Path) -> None:
+        """A database file is whole pages; anything else was cut short (SQLite itself would
+        read the missing bytes as zeros and carry on writing). Pages are always written
+        whole, so a store that another process is writing never fails this."""
+        try:
+            with open(p, "rb") as fh:
+                header = fh.read(100)
+                size = os.fstat(fh.fileno()).st_size
+        except OSError as exc:
+            raise RunStoreError(f"{p}: cannot read the run store ({exc.strerror})") from None
+        raw = int.from_bytes(header[16:18], "big") if len(header) >= 18 else 0
+        page_size = 65536 if raw == 1 else raw
+        if len(header) < 100 or page_size < 512 or page_size & (page_size - 1) or size % page_size:
+            raise RunStoreError(
+                f"{p}: the run store is truncated or damaged ({size} bytes is not a whole number of "
+                f"{page_size}-byte pages); it was left untouched. Restore it from a backup, or move it "
+                "away and point QUOTELOCATE_RUNS elsewhere"
+            )
 
     def _connect(self) -> sqlite3.Connection:
         try:

@@ -107,7 +107,7 @@ CASES = [
         '    text: "The dominant sequence \\ud800 models are based on simple recurrent networks"\n',
         ("'x1'", "'text'", "lone surrogate U+D800"),
     ),
-    Bad("invalid-utf8", b"    note: simple instead of complex\n", b"    note: simple \xff complex\n", ("{line}", "not valid UTF-8")),
+    Bad("invalid-utf8", b"    note: simple instead of complex\n", b"    note: simple \xff complex\n", ("{line} column 18:", "not valid UTF-8")),
     Bad("chunk-file-escapes", "  size: 64\n  overlap: 16\n", "  file: ../../outside.jsonl\n", ("'chunking.file'", "leaves the set's folder")),
     Bad("chunk-file-absolute", "  size: 64\n  overlap: 16\n", "  file: /etc/passwd\n", ("'chunking.file'", "relative")),
     Bad("drifted-anchor", "      start: {f1}\n", "      start: {f1_plus}\n", ("'f1'", "anchor drifted", "now reads", "'he dominant")),
@@ -175,7 +175,7 @@ def test_bad_set(case, tmp_path):
     message = str(info.value)
     assert str(path) in message, message
     for word in case.words:
-        word = word.replace("{line}", f"line {line}:")
+        word = word.replace("{line} ", f"line {line}, ").replace("{line}", f"line {line}:")
         assert word in message, f"{word!r} not in {message!r}"
     assert "\n" not in message  # one line for the command line
     assert not (tmp_path / "pwned").exists()
