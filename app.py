@@ -30,7 +30,7 @@ from quotelocate.document import render_page_png
 from quotelocate.errors import PaperNotFoundError, QuotelocateError
 from quotelocate.evaluate import Evaluation, SavingsAssumptions, cause_table, evaluate, grid_configs
 from quotelocate.locate import Locator, Verdict
-from quotelocate.normalize import HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
+from quotelocate.normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
 from quotelocate.runstore import RunStore
 
 VIEWS = ("Evaluate", "Compare", "Inspect", "Savings", "Share", "Runs")
@@ -179,6 +179,13 @@ def sidebar() -> dict[str, Any]:
                  bind="query-params", on_change=_rule_changed)
     sb.selectbox("End-of-line hyphens", HYPHENATION_MODES, index=HYPHENATION_MODES.index(DEFAULT_RULES.hyphenation),
                  key="hyphenation", bind="query-params", on_change=_rule_changed)
+    c1, c2 = sb.columns(2)
+    c1.selectbox("Ellipsis in a quote", ELLIPSIS_MODES, index=ELLIPSIS_MODES.index(DEFAULT_RULES.ellipsis),
+                 key="ellipsis", bind="query-params", on_change=_rule_changed,
+                 help="verbatim: '...' is text. fragments: the pieces around it must each match, in order.")
+    c2.number_input("Longest omission", min_value=0, max_value=100_000, value=DEFAULT_RULES.ellipsis_gap,
+                    key="ellipsis_gap", bind="query-params", on_change=_rule_changed,
+                    help="How many characters one ellipsis may stand for (fragments mode).")
     c1, c2 = sb.columns(2)
     c1.number_input("Min chars", min_value=0, max_value=1000, value=DEFAULT_RULES.min_chars, key="min_chars",
                     bind="query-params", on_change=_rule_changed)

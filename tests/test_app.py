@@ -188,6 +188,8 @@ def test_share_link_round_trips_set_rules_and_view():
     at.selectbox(key="preset").select("two-transform").run()
     at.selectbox(key="hyphenation").select("keep").run()
     at.number_input(key="min_words").set_value(4).run()
+    at.selectbox(key="ellipsis").select("fragments").run()
+    at.number_input(key="ellipsis_gap").set_value(120).run()
     at.selectbox(key="scope").select("document").run()
     at.session_state["view"] = "Inspect"
     at.run()
@@ -202,6 +204,8 @@ def test_share_link_round_trips_set_rules_and_view():
         assert again.checkbox(key=key).value == at.checkbox(key=key).value, key
     assert again.selectbox(key="hyphenation").value == "keep"
     assert again.number_input(key="min_words").value == 4
+    assert again.selectbox(key="ellipsis").value == "fragments"
+    assert again.number_input(key="ellipsis_gap").value == 120
     assert again.selectbox(key="scope").value == "document"
     assert again.selectbox(key="quote").value == quote  # the Inspect view is open on the same quote
 
