@@ -7,7 +7,7 @@ cause. Exact probes run first (a case-folded, digit-masked, marker-stripped or
 punctuation-stripped copy of the document that contains the quote names the cause with
 certainty); the fuzzy alignment decides the rest.
 
-Causes: ``partial-word``, ``unverifiable-page``, ``confusable-character``, ``case-differs``, ``number-changed``,
+Causes: ``partial-word``, ``unverifiable-page``, ``invisible-text``, ``confusable-character``, ``case-differs``, ``number-changed``,
 ``marker-missing``, ``punctuation-differs``, ``spliced``, ``word-missing``,
 ``word-added``, ``word-changed``, ``not-in-document``.
 """
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 CAUSES = (
     "partial-word",
     "unverifiable-page",
+    "invisible-text",
     "confusable-character",
     "case-differs",
     "number-changed",
@@ -115,6 +116,9 @@ class Diagnoser:
             page = self.locator.document.page_at(start)
             if not self.locator.document.pages[page - 1].verifiable:
                 return "unverifiable-page", f"page {page} has no usable text layer"
+            end = self.locator.norm.ends[at + len(q) - 1]
+            if any(s < end and start < e for s, e in self.locator.document.hidden):
+                return "invisible-text", f"the text on page {page} is invisible (hidden, white or tiny)"
             return "partial-word", "the text occurs only as part of a longer word, ligature or character"
         if q.translate(_CONFUSABLES) != q and q.translate(_CONFUSABLES) in self.text:
             odd = sorted({c for c in q if c.translate(_CONFUSABLES) != c})
@@ -208,6 +212,8 @@ class Diagnoser:
         norm = self.locator.norm
         start, end = norm.starts[a] if a < len(norm.starts) else 0, norm.ends[max(a, b - 1)] if b > 0 else 0
         page = self.locator.document.page_at(start)
+        if cause != "unverifiable-page" and any(s < end and start < e for s, e in self.locator.document.hidden):
+            cause, detail = "invisible-text", f"the closest passage, on page {page}, is invisible (hidden, white or tiny)"
         return NearMiss(
             passage=passage,
             start=start,

@@ -7,7 +7,13 @@ This is the only module that imports pymupdf. A :class:`Document` holds
 * ``lines``: every text line with its bounding box, font size and writing direction;
 * the bounding box of every character, so a match can be highlighted;
 * the file's ``sha256`` and the extractor settings (pymupdf version and flags), which
-  are part of what a verdict is checked against later.
+  are part of what a verdict is checked against later;
+* ``hidden``: the spans of text a reader cannot see (invisible render mode, white on a
+  blank background, under 1 pt), which never verify a quote.
+
+PDFs are untrusted input. By default extraction runs in a worker process under
+:class:`Limits` (time, memory, pages, file size); a worker that exceeds one is killed
+and :class:`~quotelocate.errors.ExtractionLimitError` names the file and the limit.
 
 PDF text is built from pymupdf's ``rawdict`` output with the flags in
 :data:`EXTRACT_FLAGS`; it is identical to ``page.get_text("text", flags=EXTRACT_FLAGS)``
@@ -16,18 +22,27 @@ PDF text is built from pymupdf's ``rawdict`` output with the flags in
 
 from __future__ import annotations
 
+import atexit
 import bisect
 import hashlib
+import json
 import math
 import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import pymupdf
 
-from .errors import DocumentError, EmptyDocumentError, EncryptedDocumentError, ExtractionLimitError
+from .errors import DocumentError, EmptyDocumentError, EncryptedDocumentError, ExtractionLimitError, QuotelocateError
 
 PAGE_SEPARATOR = "\f"
 """Joins page texts in :attr:`Document.text`; whitespace to every rule that folds it."""
@@ -45,6 +60,30 @@ Unicode mapping instead of guessing. Recorded in :attr:`Document.extractor`."""
 MAX_PAGES = 5000
 MAX_FILE_BYTES = 512 * 1024 * 1024
 NO_TEXT_FRACTION = 0.5  # share of U+FFFD at which a page counts as having no usable text
+MIN_VISIBLE_SIZE = 1.0  # text smaller than this (in points) counts as invisible
+_WHITE = 0xF0  # a colour whose red, green and blue are all at least this is "white"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What extracting one PDF may use before it is refused.
+
+    * ``seconds`` (60): wall-clock time for opening and extracting, in the worker;
+    * ``memory_mb`` (2048): memory the worker may allocate beyond what it holds at
+      start (its address-space limit, ``RLIMIT_AS``);
+    * ``max_pages`` (:data:`MAX_PAGES`): page count;
+    * ``max_file_bytes`` (:data:`MAX_FILE_BYTES`): file size.
+
+    Time and memory are only enforced when extraction is isolated (the default).
+    """
+
+    seconds: float = 60.0
+    memory_mb: int = 2048
+    max_pages: int = MAX_PAGES
+    max_file_bytes: int = MAX_FILE_BYTES
+
+
+DEFAULT_LIMITS = Limits()
 
 
 @dataclass(frozen=True)
@@ -76,7 +115,12 @@ class Line:
 
 @dataclass(frozen=True)
 class Box:
-    """A highlight rectangle on a 1-based page, in PDF points (top-left origin)."""
+    """A highlight rectangle on a 1-based page, in PDF points (top-left origin).
+
+    Coordinates are those of pymupdf's ``get_text`` and ``search_for``: the unrotated
+    page. On a page with ``/Rotate``, ``pymupdf.Rect(...) * page.rotation_matrix``
+    gives the rectangle on the page as rendered.
+    """
 
     page: int
     x0: float
@@ -105,6 +149,7 @@ class Document:
     lines: tuple[Line, ...] = ()
     extractor: dict = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    hidden: tuple[tuple[int, int], ...] = ()
     _pdf: bytes | None = field(default=None, repr=False)
 
     # -- construction -------------------------------------------------------------
@@ -115,13 +160,20 @@ class Document:
         *,
         password: str | None = None,
         allow_textless_pages: bool = False,
-        max_pages: int = MAX_PAGES,
+        max_pages: int | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+        isolate: bool = True,
     ) -> "Document":
         """Load a PDF, Markdown (``.md``) or plain-text file.
 
-        PDF is recognised by its ``%PDF-`` header, whatever the file is called.
-        Raises :class:`DocumentError` (or a subclass) naming the file on any problem.
+        PDF is recognised by its ``%PDF-`` header, whatever the file is called, and is
+        extracted under ``limits`` in a worker process (``isolate=False``: in this
+        process, without the time and memory limits). ``max_pages`` overrides
+        ``limits.max_pages``. Raises :class:`DocumentError` (or a subclass) naming the
+        file on any problem.
         """
+        if max_pages is not None:
+            limits = replace(limits, max_pages=max_pages)
         p = Path(path)
         if not p.exists():
             raise DocumentError(f"{p}: no such file")
@@ -130,8 +182,8 @@ class Document:
         size = p.stat().st_size
         if size == 0:
             raise DocumentError(f"{p}: file is empty (0 bytes)")
-        if size > MAX_FILE_BYTES:
-            raise ExtractionLimitError(f"{p}: {size} bytes exceeds the limit of {MAX_FILE_BYTES}")
+        if size > limits.max_file_bytes:
+            raise ExtractionLimitError(f"{p}: {size} bytes exceeds the file size limit of {limits.max_file_bytes}")
         data = p.read_bytes()
         if _looks_like_pdf(data):
             return cls.from_pdf_bytes(
@@ -139,7 +191,8 @@ class Document:
                 name=str(p),
                 password=password,
                 allow_textless_pages=allow_textless_pages,
-                max_pages=max_pages,
+                limits=limits,
+                isolate=isolate,
             )
         if p.suffix.lower() == ".pdf":
             raise DocumentError(f"{p}: not a PDF (no %PDF- header; starts with {data[:8]!r})")
@@ -183,30 +236,27 @@ class Document:
         name: str = "<pdf>",
         password: str | None = None,
         allow_textless_pages: bool = False,
-        max_pages: int = MAX_PAGES,
+        max_pages: int | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+        isolate: bool = True,
     ) -> "Document":
         """Extract a PDF given as bytes (see :meth:`open`)."""
+        if max_pages is not None:
+            limits = replace(limits, max_pages=max_pages)
         if not _looks_like_pdf(data):
             raise DocumentError(f"{name}: not a PDF (no %PDF- header)")
-        warnings: list[str] = []
-        try:
-            pdf = pymupdf.open(stream=data, filetype="pdf")
-        except Exception as exc:  # pymupdf raises several unrelated types here
-            raise DocumentError(f"{name}: cannot be opened as a PDF ({_short(exc)})") from None
-        with pdf:
-            if pdf.needs_pass:
-                if password is None:
-                    raise EncryptedDocumentError(f"{name}: PDF is encrypted; a password is needed")
-                if not pdf.authenticate(password):
-                    raise EncryptedDocumentError(f"{name}: the password given for this PDF is wrong")
-            if getattr(pdf, "is_repaired", False):
-                warnings.append(f"{name}: PDF was damaged and has been repaired by pymupdf")
-            count = pdf.page_count
-            if count == 0:
-                raise EmptyDocumentError(f"{name}: PDF has no pages")
-            if count > max_pages:
-                raise ExtractionLimitError(f"{name}: {count} pages exceeds the limit of {max_pages}")
-            return _extract(pdf, data, name, hashlib.sha256(data).hexdigest(), warnings, allow_textless_pages)
+        if len(data) > limits.max_file_bytes:
+            raise ExtractionLimitError(f"{name}: {len(data)} bytes exceeds the file size limit of {limits.max_file_bytes}")
+        if not isolate:
+            return _load_pdf(data, name, password, allow_textless_pages, limits, isolated=False)
+        request = {
+            "name": name,
+            "password": password,
+            "allow_textless_pages": allow_textless_pages,
+            "limits": [limits.seconds, limits.memory_mb, limits.max_pages, limits.max_file_bytes],
+        }
+        reply = _WORKER.run(request, data, name, limits)
+        return _document_from_json(reply, data)
 
     # -- queries --------------------------------------------------------------------
     @property
@@ -320,11 +370,60 @@ def _short(exc: BaseException) -> str:
     return msg[0] if msg else type(exc).__name__
 
 
-def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allow_textless: bool) -> Document:
+_NO_MEMORY = re.compile(r"\b(?:m|re|c)alloc\b.*\bfailed|out of memory", re.IGNORECASE)
+
+
+def _load_pdf(data: bytes, name: str, password: str | None, allow_textless: bool, limits: Limits, *,
+              isolated: bool) -> Document:
+    """Open, authenticate, check and extract a PDF in this process."""
+    warnings: list[str] = []
+    try:
+        pdf = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:  # pymupdf raises several unrelated types here
+        raise DocumentError(f"{name}: cannot be opened as a PDF ({_short(exc)})") from None
+    with pdf:
+        if not pdf.is_pdf:
+            raise DocumentError(f"{name}: not a PDF (pymupdf reads it as {pdf.metadata.get('format')!r})")
+        if pdf.needs_pass:
+            if password is None:
+                raise EncryptedDocumentError(f"{name}: PDF is encrypted; a password is needed")
+            if not pdf.authenticate(password):
+                raise EncryptedDocumentError(f"{name}: the password given for this PDF is wrong")
+        if getattr(pdf, "is_repaired", False):
+            warnings.append(f"{name}: PDF was damaged and has been repaired by pymupdf")
+        try:
+            count = pdf.page_count
+        except Exception as exc:  # a page tree mupdf refuses
+            raise DocumentError(f"{name}: cannot count the pages ({_short(exc)})") from None
+        if count == 0:
+            raise EmptyDocumentError(f"{name}: PDF has no pages")
+        if count > limits.max_pages:
+            raise ExtractionLimitError(f"{name}: {count} pages exceeds the page limit of {limits.max_pages}")
+        memory = f"the memory limit of {limits.memory_mb} MB" if isolated else "the memory available"
+        return _extract(pdf, data, name, hashlib.sha256(data).hexdigest(), warnings, allow_textless, memory)
+
+
+def _is_white(color: int) -> bool:
+    return all((color >> shift) & 0xFF >= _WHITE for shift in (16, 8, 0))
+
+
+def _blank_under(page, bbox) -> bool:
+    """Does the page render as (near) white inside ``bbox``? Used for white text."""
+    rect = pymupdf.Rect(bbox) & page.rect
+    if rect.is_empty:
+        return True
+    pix = page.get_pixmap(clip=rect, alpha=False, colorspace=pymupdf.csGRAY)
+    return min(pix.samples, default=255) >= _WHITE
+
+
+def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allow_textless: bool,
+             memory: str = "the memory available") -> Document:
     parts: list[str] = []
     pages: list[Page] = []
     lines: list[Line] = []
     textless: list[int] = []
+    hidden: list[tuple[int, int]] = []
+    hidden_pages: list[int] = []
     offset = 0
     for index in range(pdf.page_count):
         number = index + 1
@@ -335,16 +434,34 @@ def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allo
             page = pdf[index]
             raw = page.get_text("dict", flags=EXTRACT_FLAGS)
             rect = page.rect
+        except MemoryError:
+            raise ExtractionLimitError(f"{name}: page {number}: text extraction exceeded {memory}") from None
         except Exception as exc:  # mupdf errors surface as RuntimeError/ValueError/...
+            if _NO_MEMORY.search(str(exc)):
+                raise ExtractionLimitError(f"{name}: page {number}: text extraction exceeded {memory}") from None
             raise DocumentError(f"{name}: page {number}: text extraction failed ({_short(exc)})") from None
         start = offset
         page_parts: list[str] = []
         block_no = 0
+        hidden_before = len(hidden)
         for block in raw.get("blocks", ()):
             if block.get("type") != 0:
                 continue
             for line in block.get("lines", ()):
                 spans = line.get("spans", ())
+                at = offset
+                for span in spans:
+                    n = len(span.get("text", ""))
+                    if n and (
+                        span.get("alpha", 255) == 0
+                        or float(span.get("size", 0.0)) < MIN_VISIBLE_SIZE
+                        or (_is_white(int(span.get("color", 0))) and _blank_under(page, span["bbox"]))
+                    ):
+                        if hidden and hidden[-1][1] >= at - 1 and len(hidden) > hidden_before:
+                            hidden[-1] = (hidden[-1][0], at + n)
+                        else:
+                            hidden.append((at, at + n))
+                    at += n
                 line_text = "".join(span.get("text", "") for span in spans)
                 page_parts.append(line_text)
                 page_parts.append("\n")
@@ -364,6 +481,8 @@ def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allo
             block_no += 1
         page_text = "".join(page_parts)
         parts.append(page_text)
+        if len(hidden) > hidden_before:
+            hidden_pages.append(number)
         visible = len("".join(page_text.split()))
         bad = page_text.count("\ufffd")
         verifiable = visible > 0 and bad < NO_TEXT_FRACTION * visible
@@ -392,6 +511,9 @@ def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allo
                 "those pages marked unverifiable"
             )
         warnings.append(f"{name}: page {listed} has no usable text layer; quotes there are never accepted")
+    if hidden_pages:
+        listed = ", ".join(map(str, hidden_pages))
+        warnings.append(f"{name}: page {listed} has invisible text; quotes there are never accepted")
     return Document(
         name=name,
         kind="pdf",
@@ -406,6 +528,7 @@ def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allo
             "page_separator": PAGE_SEPARATOR,
         },
         warnings=tuple(warnings),
+        hidden=tuple(hidden),
         _pdf=data,
     )
 
@@ -454,8 +577,234 @@ def render_page_png(document: Document, page: int, *, zoom: float = 1.5, pdf_pat
         shape = pg.new_shape()
         for box in boxes:
             if box.page == page:
-                rect = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1) * pg.derotation_matrix
-                shape.draw_rect(rect)
+                # boxes and shapes are both in unrotated page space; rendering rotates them
+                shape.draw_rect(pymupdf.Rect(box.x0, box.y0, box.x1, box.y1))
         shape.finish(color=(0.9, 0.1, 0.1), fill=(1.0, 0.85, 0.0), fill_opacity=0.35, width=0.8)
         shape.commit()
         return pg.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom)).tobytes("png")
+
+
+# -- isolated extraction ------------------------------------------------------------------
+#
+# A helper process (started once per parent process, with pymupdf imported) reads one
+# request at a time: a JSON line, then the PDF bytes. For each it forks a child that
+# lowers its address-space limit and extracts; the helper kills the child when it runs
+# past the time limit. Replies are single JSON lines, never pickles, so a child that a
+# hostile PDF took over still cannot run code in the parent.
+
+_ERRORS = {cls.__name__: cls for cls in (DocumentError, EncryptedDocumentError, EmptyDocumentError, ExtractionLimitError)}
+_GRACE_SECONDS = 30.0  # how long past the time limit the parent waits for the helper
+
+
+def _document_to_json(doc: Document) -> dict:
+    return {
+        "status": "ok",
+        "name": doc.name,
+        "text": doc.text,
+        "pages": [[p.number, p.start, p.end, p.width, p.height, p.rotation, p.verifiable] for p in doc.pages],
+        "lines": [[ln.page, ln.start, ln.end, list(ln.bbox), ln.size, ln.font, list(ln.direction), ln.block]
+                  for ln in doc.lines],
+        "extractor": doc.extractor,
+        "warnings": list(doc.warnings),
+        "hidden": [list(h) for h in doc.hidden],
+    }
+
+
+def _document_from_json(reply: dict, data: bytes) -> Document:
+    return Document(
+        name=reply["name"],
+        kind="pdf",
+        sha256=hashlib.sha256(data).hexdigest(),
+        text=reply["text"],
+        pages=tuple(Page(n, a, b, w, h, r, v) for n, a, b, w, h, r, v in reply["pages"]),
+        lines=tuple(Line(pg, a, b, tuple(bb), sz, f, tuple(d), bl) for pg, a, b, bb, sz, f, d, bl in reply["lines"]),
+        extractor=reply["extractor"],
+        warnings=tuple(reply["warnings"]),
+        hidden=tuple((a, b) for a, b in reply["hidden"]),
+        _pdf=data,
+    )
+
+
+def _limit_message(name: str, limits: Limits, reply: dict) -> str:
+    status = reply.get("status")
+    if status == "timeout":
+        return f"{name}: text extraction exceeded the time limit of {limits.seconds:g} s and was stopped"
+    if status == "memory":
+        return f"{name}: text extraction exceeded the memory limit of {limits.memory_mb} MB"
+    try:
+        sig = signal.Signals(reply.get("signal", 0)).name
+    except ValueError:
+        sig = f"signal {reply.get('signal')}"
+    return (f"{name}: text extraction was killed by {sig} (limits: {limits.seconds:g} s, "
+            f"{limits.memory_mb} MB); the PDF may be hostile or broken")
+
+
+def _child_reply(data: bytes, request: dict) -> dict:
+    """Extract in the forked child, under the memory limit; never raises."""
+    seconds, memory_mb, max_pages, max_file_bytes = request["limits"]
+    limits = Limits(seconds, memory_mb, max_pages, max_file_bytes)
+    name = request["name"]
+    try:
+        import resource
+
+        in_use = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        cap = in_use + memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    except (ImportError, OSError, ValueError):
+        pass  # no /proc or no rlimits: the time limit still holds
+    try:
+        doc = _load_pdf(data, name, request["password"], request["allow_textless_pages"], limits, isolated=True)
+        return _document_to_json(doc)
+    except QuotelocateError as exc:
+        return {"status": "error", "error": type(exc).__name__, "message": str(exc)}
+    except MemoryError:
+        return {"status": "memory"}
+    except Exception as exc:  # a bug or an unexpected mupdf failure: report, don't hang
+        return {"status": "error", "error": "DocumentError", "message": f"{name}: extraction failed ({_short(exc)})"}
+
+
+def _run_forked(data: bytes, request: dict) -> bytes:
+    """In the helper: extract in a forked child under the limits; one JSON line."""
+    seconds = float(request["limits"][0])
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(r)
+        try:
+            blob = json.dumps(_child_reply(data, request)).encode()
+        except MemoryError:
+            blob = b'{"status": "memory"}'
+        view = memoryview(blob)
+        while view:
+            view = view[os.write(w, view):]
+        os._exit(0)
+    os.close(w)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + seconds
+    timed_out = False
+    with os.fdopen(r, "rb", buffering=0) as pipe:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                timed_out = True
+                os.kill(pid, signal.SIGKILL)
+                break
+            chunk = pipe.read(1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    _, status = os.waitpid(pid, 0)
+    if timed_out:
+        return b'{"status": "timeout"}'
+    if os.WIFSIGNALED(status):
+        return json.dumps({"status": "signal", "signal": os.WTERMSIG(status)}).encode()
+    blob = b"".join(chunks)
+    return blob if blob else json.dumps({"status": "signal", "signal": 0}).encode()
+
+
+def _serve() -> None:
+    """The helper's loop: a JSON request line and ``size`` bytes in, a JSON line out."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        header = stdin.readline()
+        if not header:
+            return
+        request = json.loads(header)
+        data = stdin.read(request["size"])
+        stdout.write(_run_forked(data, request) + b"\n")
+        stdout.flush()
+
+
+class _Worker:
+    """The parent's side of the helper process: started on first use, one request at a
+    time, restarted when it dies or stalls."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen | None = None
+        self._pid = 0
+
+    def _start(self) -> subprocess.Popen:
+        if self._proc is not None and self._pid == os.getpid() and self._proc.poll() is None:
+            return self._proc
+        # import only this module and errors.py, not the package's __init__ (faster start)
+        package = str(Path(__file__).resolve().parent)
+        code = (
+            "import sys, types; pkg = types.ModuleType('quotelocate'); "
+            f"pkg.__path__ = [{package!r}]; sys.modules['quotelocate'] = pkg; "
+            "from quotelocate.document import _serve; _serve()"
+        )
+        self._proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._pid = os.getpid()
+        return self._proc
+
+    def stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None and self._pid == os.getpid():
+            proc.kill()
+            proc.wait()
+            for stream in (proc.stdin, proc.stdout):
+                if stream is not None:
+                    stream.close()
+
+    def run(self, request: dict, data: bytes, name: str, limits: Limits) -> dict:
+        """Extract in a forked child; returns the document as JSON or raises the child's
+        error. A single-threaded caller (the command line, a script) forks the child
+        itself, which saves starting the helper; with other threads running (the
+        workbench), forking here could copy a lock another thread holds, so the helper,
+        which has no threads, forks instead."""
+        if threading.active_count() == 1:
+            line = _run_forked(data, request)
+            return self._reply(line, name, limits)
+        with self._lock:
+            for attempt in (1, 2):
+                proc = self._start()
+                try:
+                    header = json.dumps({**request, "size": len(data)}).encode() + b"\n"
+                    proc.stdin.write(header)  # type: ignore[union-attr]
+                    proc.stdin.write(data)  # type: ignore[union-attr]
+                    proc.stdin.flush()  # type: ignore[union-attr]
+                    line = self._read_line(proc, limits.seconds + _GRACE_SECONDS)
+                    break
+                except (BrokenPipeError, ConnectionError, EOFError):
+                    self.stop()  # the helper died (killed from outside?): start a new one once
+                    if attempt == 2:
+                        raise DocumentError(f"{name}: the extraction worker could not be started") from None
+                except TimeoutError:
+                    self.stop()
+                    raise ExtractionLimitError(
+                        f"{name}: text extraction exceeded the time limit of {limits.seconds:g} s and was stopped"
+                    ) from None
+        return self._reply(line, name, limits)
+
+    @staticmethod
+    def _reply(line: bytes, name: str, limits: Limits) -> dict:
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
+        status = reply.get("status")
+        if status == "ok":
+            return reply
+        if status == "error":
+            raise _ERRORS.get(reply.get("error"), DocumentError)(str(reply.get("message")))
+        raise ExtractionLimitError(_limit_message(name, limits, reply))
+
+    @staticmethod
+    def _read_line(proc: subprocess.Popen, timeout: float) -> bytes:
+        fd = proc.stdout.fileno()  # type: ignore[union-attr]
+        deadline = time.monotonic() + timeout
+        buf = bytearray()
+        while not buf.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise TimeoutError
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                raise EOFError
+            buf += chunk
+        return bytes(buf)
+
+
+_WORKER = _Worker()
+atexit.register(_WORKER.stop)

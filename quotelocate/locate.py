@@ -231,7 +231,7 @@ class Locator:
         self._index = _kgram_index(self._skel)
         _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
         self._jumps = self.norm.jumps
-        self._unverifiable = [(p.start, p.end) for p in document.pages if not p.verifiable]
+        self._unverifiable = sorted([(p.start, p.end) for p in document.pages if not p.verifiable] + list(document.hidden))
         self._diag: Any = None
         self._template: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Verdict)}
         self._template.update(fingerprint=self.fingerprint, paper_sha256=document.sha256, document=document)

@@ -1,0 +1,311 @@
+"""Hostile and broken PDFs (issue 6): every case of :mod:`pdf_catalog`, plus what the
+locator does with text a reader cannot see or verify, boxes on rotated pages, and the
+extraction worker's limits."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+import quotelocate
+from quotelocate import document as document_module
+from quotelocate.document import Document, Limits, render_page_png
+
+import pdf_catalog as cat
+
+
+def write_case(case: cat.Case, tmp_path: Path) -> Path:
+    if case.file == "":
+        return tmp_path
+    path = tmp_path / case.file
+    if case.build is not None:
+        path.write_bytes(case.build())
+    return path
+
+
+def open_case(case_id: str, tmp_path: Path, **options) -> tuple[Document, Path]:
+    case = next(c for c in cat.CASES if c.id == case_id)
+    path = write_case(case, tmp_path)
+    return Document.open(path, **{**case.options, **options}), path
+
+
+def locate(doc: Document, quote: str):
+    return quotelocate.Locator(doc, quotelocate.preset("recommended")).locate(quote)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, id=c.id, marks=[pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else [])
+     for c in cat.CASES],
+)
+def test_catalog(case, tmp_path):
+    path = write_case(case, tmp_path)
+    if isinstance(case.expect, cat.Raises):
+        with pytest.raises(case.expect.error) as info:
+            Document.open(path, **case.options)
+        assert type(info.value) is case.expect.error
+        message = str(info.value)
+        assert message.startswith(f"{path}: "), message
+        for part in case.expect.parts:
+            assert part in message, message
+        assert "\n" not in message
+        return
+    doc = Document.open(path, **case.options)
+    for part in case.expect.warnings:
+        assert any(part in w and str(path) in w for w in doc.warnings), doc.warnings
+    if not case.expect.warnings:
+        assert doc.warnings == ()
+    assert doc.unverifiable_pages() == case.expect.unverifiable
+    assert tuple(sorted({doc.page_at(s) for s, _ in doc.hidden})) == case.expect.hidden_pages
+    with pymupdf.open(path) as pdf:
+        pdf.authenticate(case.options.get("password") or "")
+        reference = document_module.PAGE_SEPARATOR.join(
+            page.get_text("text", flags=document_module.EXTRACT_FLAGS) for page in pdf
+        )
+    assert doc.text == reference
+
+
+@pytest.mark.parametrize("case", [c for c in cat.CASES if c.build is not None and not c.xfail and not c.options],
+                         ids=lambda c: c.id)
+def test_in_process_and_isolated_agree(case, tmp_path):
+    """``isolate=False`` raises the same error, or builds the same document."""
+    if case.id == "time-bomb":
+        pytest.skip("takes seconds without the time limit")
+    path = write_case(case, tmp_path)
+    outcomes = []
+    for isolate in (True, False):
+        try:
+            doc = Document.open(path, isolate=isolate)
+            outcomes.append((doc.text, doc.pages, doc.lines, doc.warnings, doc.hidden, doc.sha256))
+        except quotelocate.QuotelocateError as exc:
+            outcomes.append((type(exc), str(exc)))
+    assert outcomes[0] == outcomes[1]
+
+
+# -- 2. broken ---------------------------------------------------------------------------
+
+
+def test_truncated_files_really_are_repaired():
+    for data in (cat.truncated(cat.text_pdf(*cat.THREE_PAGES), -30),
+                 cat.truncated(cat.text_pdf(*cat.THREE_PAGES), len(cat.text_pdf(*cat.THREE_PAGES)) // 2),
+                 b"%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\n"):
+        with pymupdf.open(stream=data, filetype="pdf") as pdf:
+            assert pdf.is_repaired
+
+
+def test_repaired_pdf_still_locates_quotes(tmp_path):
+    doc, _ = open_case("truncated-xref", tmp_path)
+    assert locate(doc, "Page three has some words on it for testing.").accepted
+
+
+# -- 3. encrypted ------------------------------------------------------------------------
+
+
+def test_right_password_locates_quotes(tmp_path):
+    doc, _ = open_case("encrypted-right-password", tmp_path)
+    assert locate(doc, "A secret sentence that nobody may read.").accepted
+
+
+# -- 4. unverifiable pages ---------------------------------------------------------------
+
+
+def test_replacement_char_page_is_built_as_intended(tmp_path):
+    doc, _ = open_case("replacement-chars-allowed", tmp_path)
+    page = doc.pages[1]
+    text = doc.text[page.start : page.end]
+    assert text.count("\ufffd") > 50 and cat.REAL_WORDS in text
+
+
+def test_quote_on_replacement_char_page_is_never_accepted(tmp_path):
+    doc, _ = open_case("replacement-chars-allowed", tmp_path)
+    verdict = locate(doc, cat.REAL_WORDS)
+    assert verdict.accepted is False
+    assert verdict.cause == "unverifiable-page"
+    assert locate(doc, "The first page has a real text layer on it.").accepted
+
+
+def test_scanned_page_is_unverifiable(tmp_path):
+    doc, _ = open_case("scanned-page-allowed", tmp_path)
+    assert [p.verifiable for p in doc.pages] == [True, False]
+    assert doc.text[doc.pages[1].start : doc.pages[1].end].strip() == ""
+
+
+def test_page_failure_is_reported_in_process_too(tmp_path):
+    case = next(c for c in cat.CASES if c.id == "page-tree-cycle")
+    path = write_case(case, tmp_path)
+    with pytest.raises(quotelocate.errors.DocumentError, match=r": page 2: text extraction failed"):
+        Document.open(path, isolate=False)
+
+
+# -- 5. limits and the worker ------------------------------------------------------------
+
+
+def test_time_limit_stops_extraction_quickly(tmp_path):
+    case = next(c for c in cat.CASES if c.id == "time-bomb")
+    path = write_case(case, tmp_path)
+    assert path.stat().st_size < 10_000
+    t0 = time.monotonic()
+    with pytest.raises(quotelocate.errors.ExtractionLimitError):
+        Document.open(path, limits=Limits(seconds=0.5))
+    assert time.monotonic() - t0 < 5
+    # the worker is usable afterwards
+    doc = Document.from_pdf_bytes(cat.text_pdf("Still working after a timeout."), name="after.pdf")
+    assert locate(doc, "Still working after a timeout.").accepted
+
+
+def test_memory_bomb_is_a_small_file(tmp_path):
+    case = next(c for c in cat.CASES if c.id == "memory-bomb")
+    assert len(case.build()) < 10_000
+
+
+def test_from_pdf_bytes_takes_limits():
+    data = cat.text_pdf(*cat.THREE_PAGES)
+    with pytest.raises(quotelocate.errors.ExtractionLimitError, match=r"^mem\.pdf: 3 pages exceeds the page limit of 1"):
+        Document.from_pdf_bytes(data, name="mem.pdf", limits=Limits(max_pages=1))
+    assert Document.from_pdf_bytes(data, name="mem.pdf").text == Document.from_pdf_bytes(data, isolate=False).text
+
+
+def test_child_killed_by_signal_is_a_limit_error(monkeypatch):
+    """A crash cannot be provoked from a PDF here, so the child's work is replaced by
+    a self-inflicted SIGKILL (what the kernel's OOM killer sends)."""
+
+    def die(data, request):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(document_module, "_child_reply", die)
+    request = {"name": "x.pdf", "password": None, "allow_textless_pages": False, "limits": [5, 64, 10, 1000]}
+    reply = document_module.json.loads(document_module._run_forked(b"%PDF-1.7", request))
+    assert reply == {"status": "signal", "signal": signal.SIGKILL}
+    message = document_module._limit_message("x.pdf", Limits(seconds=5, memory_mb=64), reply)
+    assert message.startswith("x.pdf: ") and "SIGKILL" in message and "64 MB" in message
+
+
+def test_worker_restarts_after_it_is_killed(monkeypatch):
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 2)  # use the helper
+    data = cat.text_pdf("Text before and after the worker is killed.")
+    Document.from_pdf_bytes(data, name="a.pdf")
+    proc = document_module._WORKER._proc
+    assert proc is not None and proc.poll() is None
+    proc.kill()
+    proc.wait()
+    assert Document.from_pdf_bytes(data, name="b.pdf").text.startswith("Text before and after")
+
+
+def test_concurrent_opens_from_threads():
+    texts = [f"Thread number {i} wrote this sentence." for i in range(4)]
+    results: dict[int, str] = {}
+
+    def work(i):
+        results[i] = Document.from_pdf_bytes(cat.text_pdf(texts[i]), name=f"t{i}.pdf").text
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert [results[i].strip() for i in range(4)] == texts
+
+
+# -- 6. invisible text -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(cat.HIDDEN))
+def test_invisible_text_never_verifies_a_quote(kind, tmp_path):
+    doc, _ = open_case("hidden-text", tmp_path)
+    quote = cat.HIDDEN[kind]
+    assert quote in doc.text  # extracted like any text ...
+    verdict = locate(doc, quote)
+    assert verdict.accepted is False  # ... but never accepted
+    assert verdict.cause == "invisible-text"
+    assert locate(doc, quote[:-1].replace("This sentence is", "This sentence was")).accepted is False
+
+
+def test_visible_text_next_to_invisible_text_verifies(tmp_path):
+    doc, _ = open_case("hidden-text", tmp_path)
+    assert locate(doc, cat.VISIBLE).accepted
+    assert locate(doc, cat.WHITE_ON_BLACK).accepted  # white on a dark box is visible
+    assert locate(doc, "The second page is ordinary text from start to end.").accepted
+
+
+def hidden_chars(doc: Document) -> str:
+    return "".join(doc.text[s:e] for s, e in doc.hidden)
+
+
+def test_hidden_spans_cover_exactly_the_invisible_sentences(tmp_path):
+    doc, _ = open_case("hidden-text", tmp_path)
+    assert "".join(hidden_chars(doc).split()) == "".join("".join(cat.HIDDEN.values()).split())
+    assert list(doc.hidden) == sorted(doc.hidden)
+
+
+def test_in_process_hidden_text(tmp_path):
+    doc, _ = open_case("hidden-text", tmp_path, isolate=False)
+    assert doc.hidden and doc.hidden == open_case("hidden-text", tmp_path)[0].hidden
+    assert locate(doc, cat.HIDDEN["white-on-white"]).accepted is False
+
+
+# -- 7. rotated pages ----------------------------------------------------------------------
+
+
+def _yellow_bbox(png: bytes) -> tuple[int, int, int, int]:
+    """Bounding box of the highlight's yellow pixels in a rendered page."""
+    pix = pymupdf.Pixmap(png)
+    n, w, samples = pix.n, pix.width, pix.samples
+    xs, ys = [], []
+    for i in range(0, len(samples), n):
+        r, g, b = samples[i], samples[i + 1], samples[i + 2]
+        if r > 200 and g > 180 and b < 200:
+            xs.append((i // n) % w)
+            ys.append((i // n) // w)
+    assert xs, "no highlight drawn"
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@pytest.mark.parametrize("rotation", cat.ROTATIONS)
+def test_boxes_on_rotated_pages(rotation, tmp_path):
+    doc, path = open_case("rotated", tmp_path)
+    number = cat.ROTATIONS.index(rotation) + 1
+    assert doc.pages[number - 1].rotation == rotation
+    word = f"marker{rotation}"
+    verdict = locate(doc, f"rotated by {rotation} degrees and holds {word}")
+    assert verdict.accepted
+    with pymupdf.open(path) as pdf:
+        page = pdf[number - 1]
+        (reference,) = page.search_for(word)
+        on_screen = reference * page.rotation_matrix
+    # the word's own box equals pymupdf's search_for rectangle
+    start = doc.text.index(word, doc.pages[number - 1].start)
+    (box,) = doc.boxes([(start, start + len(word))])
+    assert box.page == number
+    assert (box.x0, box.y0, box.x1, box.y1) == pytest.approx(tuple(reference), abs=0.5)
+    # the rendered highlight lies over the word as the rotated page shows it
+    zoom = 2.0
+    x0, y0, x1, y1 = _yellow_bbox(render_page_png(doc, number, zoom=zoom, boxes=(box,)))
+    assert (x0, y0, x1, y1) == pytest.approx(tuple(on_screen * zoom), abs=3)
+    # and the verdict's boxes are on that page, one covering the word
+    assert all(b.page == number for b in verdict.boxes)
+    assert any(b.x0 <= box.x0 + 0.5 and b.x1 >= box.x1 - 0.5 and b.y0 <= box.y1 and b.y1 >= box.y0
+               for b in verdict.boxes)
+
+
+@pytest.mark.parametrize("threads", [1, 2], ids=["forked-by-caller", "forked-by-helper"])
+@pytest.mark.parametrize("case_id", ["memory-bomb", "time-bomb", "encrypted-no-password", "rotated"])
+def test_both_worker_paths_enforce_the_same_limits(case_id, threads, tmp_path, monkeypatch):
+    # a single-threaded caller forks the extraction child itself; with other threads
+    # running, the helper process forks it: both must give the same outcome
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: threads)
+    case = next(c for c in cat.CASES if c.id == case_id)
+    path = write_case(case, tmp_path)
+    if isinstance(case.expect, cat.Raises):
+        with pytest.raises(case.expect.error) as info:
+            Document.open(path, **case.options)
+        assert str(path) in str(info.value)
+        for fragment in case.expect.parts:
+            assert fragment in str(info.value)
+    else:
+        assert Document.open(path, **case.options).pages
