@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PAPERS ?= $(abspath ../shared/papers)
+FUZZ_STAMP := $(VENV)/.installed-fuzz
+FUZZ_SECONDS ?= 300
 
 .PHONY: run test install bench fuzz clean
 
@@ -25,6 +27,14 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	QUOTELOCATE_PAPERS="$${QUOTELOCATE_PAPERS:-$(PAPERS)}" $(BIN)/python benchmarks/locate_bench.py
+
+$(FUZZ_STAMP): pyproject.toml | $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
+	touch $(FUZZ_STAMP)
+
+# The long part of the fuzzing (the fast part, the corpus replay, runs in `make test`).
+fuzz: $(FUZZ_STAMP)
+	QUOTELOCATE_PAPERS="$${QUOTELOCATE_PAPERS:-$(PAPERS)}" FUZZ_SECONDS="$(FUZZ_SECONDS)" $(BIN)/python fuzz/run.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
