@@ -199,7 +199,10 @@ class Diagnoser:
         if alignment is None or alignment.score <= 0:
             return None
         a, b = _widen(text, lo + alignment.dest_start, lo + alignment.dest_end)
+        b = min(b, len(text))
         passage = text[a:b]
+        if not passage.strip():
+            return None  # only whitespace aligned: there is no passage to show
         similarity = fuzz.ratio(q, passage)
         probe = self._probe_cause(q)
         if probe is None and similarity < CLOSE_SIMILARITY:
@@ -210,7 +213,7 @@ class Diagnoser:
             probe = _word_cause(q, text[ca:cb], similarity)
         cause, detail = probe
         norm = self.locator.norm
-        start, end = norm.starts[a] if a < len(norm.starts) else 0, norm.ends[max(a, b - 1)] if b > 0 else 0
+        start, end = norm.starts[a], norm.ends[b - 1]
         page = self.locator.document.page_at(start)
         if cause != "unverifiable-page" and any(s < end and start < e for s, e in self.locator.document.hidden):
             cause, detail = "invisible-text", f"the closest passage, on page {page}, is invisible (hidden, white or tiny)"

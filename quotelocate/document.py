@@ -151,6 +151,7 @@ class Document:
     warnings: tuple[str, ...] = ()
     hidden: tuple[tuple[int, int], ...] = ()
     _pdf: bytes | None = field(default=None, repr=False)
+    _password: str | None = field(default=None, repr=False)  # to reopen an encrypted PDF for boxes
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -256,7 +257,8 @@ class Document:
             "limits": [limits.seconds, limits.memory_mb, limits.max_pages, limits.max_file_bytes],
         }
         reply = _WORKER.run(request, data, name, limits)
-        return _document_from_json(reply, data)
+        doc = _document_from_json(reply, data)
+        return replace(doc, _password=password) if password is not None else doc
 
     # -- queries --------------------------------------------------------------------
     @property
@@ -400,7 +402,8 @@ def _load_pdf(data: bytes, name: str, password: str | None, allow_textless: bool
         if count > limits.max_pages:
             raise ExtractionLimitError(f"{name}: {count} pages exceeds the page limit of {limits.max_pages}")
         memory = f"the memory limit of {limits.memory_mb} MB" if isolated else "the memory available"
-        return _extract(pdf, data, name, hashlib.sha256(data).hexdigest(), warnings, allow_textless, memory)
+        doc = _extract(pdf, data, name, hashlib.sha256(data).hexdigest(), warnings, allow_textless, memory)
+        return replace(doc, _password=password) if password is not None else doc
 
 
 def _is_white(color: int) -> bool:
@@ -533,11 +536,21 @@ def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allo
     )
 
 
+def _reopen(document: Document, path: str | None = None):
+    """The document's PDF opened again (from ``path`` when given), authenticated with
+    the password it was loaded with."""
+    pdf = pymupdf.open(path) if path else pymupdf.open(stream=document._pdf, filetype="pdf")
+    if pdf.needs_pass and not pdf.authenticate(document._password or ""):
+        pdf.close()
+        raise EncryptedDocumentError(f"{path or document.name}: PDF is encrypted; a password is needed")
+    return pdf
+
+
 def _fill_page_boxes(document: Document, page: int, boxes: array) -> None:
     """Fill the character boxes of one page from ``rawdict``; its characters must be
     the page text the document holds (same flags, same pymupdf)."""
     info = document.pages[page - 1]
-    with pymupdf.open(stream=document._pdf, filetype="pdf") as pdf:
+    with _reopen(document) as pdf:
         raw = pdf[page - 1].get_text("rawdict", flags=EXTRACT_FLAGS)
     offset = info.start
     for block in raw.get("blocks", ()):
@@ -571,8 +584,7 @@ def render_page_png(document: Document, page: int, *, zoom: float = 1.5, pdf_pat
     """A PNG of one page with ``boxes`` drawn on it (for the workbench's Inspect view)."""
     if pdf_path is None and document._pdf is None:
         raise DocumentError(f"{document.name}: not a PDF; there is no page to render")
-    source = {"filename": pdf_path} if pdf_path else {"stream": document._pdf, "filetype": "pdf"}
-    with pymupdf.open(**source) as pdf:
+    with _reopen(document, pdf_path) as pdf:
         pg = pdf[page - 1]
         shape = pg.new_shape()
         for box in boxes:

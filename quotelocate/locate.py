@@ -53,6 +53,7 @@ STATUSES = ("exact", "normalized", "group-fallback", "outside-material", "not-fo
 ACCEPTED_STATUSES = frozenset({"exact", "normalized", "group-fallback"})
 SCOPES = ("chunk", "group", "document")
 _K = 8  # k-gram length of the index
+_HYPHENS = ("-", "\u2010")
 _ELLIPSIS_RE = re.compile(r"\s*(?:\[\s*(?:\.\s?\.\s?\.|\u2026)\s*\]|\.\s?\.\s?\.|\u2026)\s*")
 """An ellipsis in a quote: ``...``, ``. . .``, ``…`` or any of them in brackets."""
 
@@ -393,8 +394,33 @@ class Locator:
         return [p - best_off for p in best if p >= best_off] if best_off else best
 
     def _find(self, q: str) -> list[_Occurrence]:
+        found = self._find_key(q, _skeleton(q) if self._both else q)
+        if self._both and (q[0] in _HYPHENS or q[-1] in _HYPHENS):
+            # A hyphen at the quote's edge whose other letter lies outside the quote: the
+            # document's skeleton dropped it (a letter on each side there), the quote's
+            # kept it. Search without it, then take it back from the text.
+            found = self._find_edge_hyphens(q, found)
+        return found
+
+    def _find_edge_hyphens(self, q: str, found: list[_Occurrence]) -> list[_Occurrence]:
+        lead = int(len(q) > 1 and q[0] in _HYPHENS and q[1].isalpha())
+        trail = int(len(q) > 1 and q[-1] in _HYPHENS and q[-2].isalpha())
+        if not (lead or trail) or len(q) <= lead + trail:
+            return found
+        text, seen = self._text, {o.a for o in found}
+        out = list(found)
+        inner = q[lead : len(q) - trail]
+        for o in self._find_key(q, _skeleton(inner), lead=lead, trail=trail):
+            if o.a not in seen:
+                out.append(o)
+                seen.add(o.a)
+        return sorted(out) if len(out) > len(found) else found
+
+    def _find_key(self, q: str, key: str, *, lead: int = 0, trail: int = 0) -> list[_Occurrence]:
+        """Occurrences of ``q`` found through ``key`` (``q`` itself, or its skeleton
+        with ``hyphenation="both"``); ``lead``/``trail`` hyphens of ``q`` are not in
+        ``key`` and must stand right before/after the key's match in the text."""
         both = self._both
-        key = _skeleton(q) if both else q
         hay = self._skel
         cands = self._candidates(key)
         if cands is None:
@@ -404,7 +430,7 @@ class Locator:
                 cands.append(i)
                 i = hay.find(key, i + 1)
         out: list[_Occurrence] = []
-        norm = self.norm
+        norm, text = self.norm, self._text
         starts, ends, jumps, skel_map = norm.starts, norm.ends, self._jumps, self._skel_map
         n = len(key)
         for p in cands:
@@ -413,6 +439,12 @@ class Locator:
             if both:
                 a = skel_map[p]  # type: ignore[index]
                 b = skel_map[p + n - 1] + 1  # type: ignore[index]
+                if lead or trail:
+                    a, b = a - lead, b + trail
+                    if a < 0 or b > len(self._text) or self._text[a:a + lead] != q[:lead] or (
+                        trail and self._text[b - 1] != q[-1]
+                    ):
+                        continue
                 decided: int | None
                 if key is q and b - a == n:
                     decided = 0  # no hyphen on either side: the text is the quote
@@ -425,6 +457,8 @@ class Locator:
             if not self._boundaries_ok(q, a, b):
                 continue
             start, end = starts[a], ends[b - 1]
+            if end - starts[b - 1] > 1 and text[b - 1] in _HYPHENS:
+                end = starts[b - 1] + 1  # ends on a kept line-end hyphen: not its line break
             segments = None
             if jumps and bisect_left(jumps, a + 1) < bisect_left(jumps, b):
                 # the layout reading order jumps inside the match: cover every piece
@@ -516,9 +550,9 @@ class Locator:
     def _boundaries_ok(self, q: str, a: int, b: int) -> bool:
         norm, text = self.norm, self._text
         starts, ends = norm.starts, norm.ends
-        if a > 0 and starts[a] == starts[a - 1] and ends[a] == ends[a - 1]:
+        if a > 0 and starts[a] == starts[a - 1] and ends[a] == ends[a - 1] and not self._stripped_edge(a, -1):
             return False  # inside one expansion (ligature, NFKC)
-        if b < len(text) and starts[b] == starts[b - 1] and ends[b] == ends[b - 1]:
+        if b < len(text) and starts[b] == starts[b - 1] and ends[b] == ends[b - 1] and not self._stripped_edge(b - 1, 1):
             return False
         original = self.document.text
         s, e = starts[a], ends[b - 1]
@@ -531,6 +565,22 @@ class Locator:
                 return False
             if b < len(text) and _word_char(text[b]) and _word_char(q[-1]):
                 return False
+        return True
+
+    def _stripped_edge(self, i: int, step: int) -> bool:
+        """True when the rest of the expansion holding normalized position ``i``, in
+        direction ``step``, is whitespace, which the quote's whitespace rule strips from
+        its ends: NFKC spells U+00B4 as a space and a combining accent, and a quote
+        starting with it keeps only the accent."""
+        if not self.rules.whitespace:
+            return False
+        norm, text = self.norm, self._text
+        span = norm.starts[i], norm.ends[i]
+        j = i + step
+        while 0 <= j < len(text) and (norm.starts[j], norm.ends[j]) == span:
+            if text[j] != " ":
+                return False
+            j += step
         return True
 
     def _after_marker(self, a: int, q: str) -> bool:

@@ -166,7 +166,7 @@ class Rules:
         if not isinstance(data, dict):
             raise ConfigError(f"rules: expected a mapping, got {type(data).__name__}")
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(str(key) for key in set(data) - known)
         if unknown:
             raise ConfigError(f"rules: unknown field {', '.join(unknown)}")
         return cls(**data)

@@ -109,7 +109,11 @@ def test_repaired_pdf_still_locates_quotes(tmp_path):
 
 def test_right_password_locates_quotes(tmp_path):
     doc, _ = open_case("encrypted-right-password", tmp_path)
-    assert locate(doc, "A secret sentence that nobody may read.").accepted
+    verdict = locate(doc, "A secret sentence that nobody may read.")
+    assert verdict.accepted
+    # boxes and the page image reopen the PDF: with the password it was loaded with
+    assert verdict.boxes and verdict.boxes[0].page == 1 and verdict.to_dict()["boxes"]
+    assert render_page_png(doc, 1, boxes=verdict.boxes).startswith(b"\x89PNG")
 
 
 # -- 4. unverifiable pages ---------------------------------------------------------------
