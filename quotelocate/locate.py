@@ -281,7 +281,7 @@ class Locator:
         if reason:
             return self._verdict(
                 quote, scope, cited_chunk, accepted=False, status="invalid",
-                cause="too-short" if q.strip() else "empty", reason=reason,
+                cause="nul-character" if BARRIER in q else "too-short" if q.strip() else "empty", reason=reason,
             )  # fmt: skip
 
         occurrences = self._find(q)

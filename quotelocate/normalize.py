@@ -466,7 +466,9 @@ def _combining_class() -> str:
 COMBINING = _combining_class()
 _COMBINING_RE = re.compile(f"[{COMBINING}]")
 # A cluster NFKC may change: a non-ASCII base with its marks, or any base with marks.
-_NFKC_CLUSTER = re.compile(f"[^\\x00-\\x7f][{COMBINING}]*|[\\x00-\\x7f][{COMBINING}]+")
+_NFKC_CLUSTER = re.compile(f"[^\\x00-\\x7f][{COMBINING}\\uff9e\\uff9f]*|[\\x00-\\x7f][{COMBINING}]+")
+# (halfwidth voiced marks U+FF9E/FF9F extend a cluster: NFKC makes them combining marks,
+# which must compose with their base in the same pass, or normalizing twice would differ)
 _KEEP_TAGS = ("<super>", "<sub>", "<fraction>")
 
 
@@ -711,18 +713,41 @@ def is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_" or bool(_COMBINING_RE.match(ch))
 
 
+def _hangul(ch: str) -> str:
+    """Hangul syllable type of ``ch`` (Unicode's L, V, T, LV, LVT), or ''."""
+    cp = ord(ch)
+    if 0x1100 <= cp <= 0x115F or 0xA960 <= cp <= 0xA97C:
+        return "L"
+    if 0x1160 <= cp <= 0x11A7 or 0xD7B0 <= cp <= 0xD7C6:
+        return "V"
+    if 0x11A8 <= cp <= 0x11FF or 0xD7CB <= cp <= 0xD7FB:
+        return "T"
+    if 0xAC00 <= cp <= 0xD7A3:
+        return "LV" if (cp - 0xAC00) % 28 == 0 else "LVT"
+    return ""
+
+
+_HANGUL_JOINS = {("L", "L"), ("L", "V"), ("L", "LV"), ("L", "LVT"), ("LV", "V"), ("LV", "T"), ("V", "V"),
+                 ("V", "T"), ("LVT", "T"), ("T", "T")}
+"""Pairs of Hangul syllable types that form one grapheme cluster (UAX #29, GB6-GB8)."""
+
+
 def cluster_boundary(text: str, pos: int) -> bool:
-    """False when ``pos`` falls inside a grapheme cluster of ``text``: before a
-    combining mark, a variation selector, an emoji modifier, after or before a ZWJ, or
+    """False when ``pos`` falls inside a grapheme cluster of ``text``: between CR and
+    LF, before a combining mark, a ZWNJ, a variation selector or an emoji modifier,
+    after or before a ZWJ, inside a Hangul syllable spelled with conjoining jamo, or
     between two regional indicators of one flag."""
     if pos <= 0 or pos >= len(text):
         return True
     nxt, prev = text[pos], text[pos - 1]
     if nxt < "\u0300" and prev < "\u0300":
-        return True
-    if _COMBINING_RE.match(nxt) or "\ufe00" <= nxt <= "\ufe0f" or "\U0001f3fb" <= nxt <= "\U0001f3ff":
+        return not (prev == "\r" and nxt == "\n")
+    if (_COMBINING_RE.match(nxt) or "\ufe00" <= nxt <= "\ufe0f" or "\U0001f3fb" <= nxt <= "\U0001f3ff"
+            or nxt in "\uff9e\uff9f"):
         return False
-    if nxt == "\u200d" or prev == "\u200d":
+    if nxt == "\u200d" or prev == "\u200d" or nxt == "\u200c":
+        return False
+    if "\u1100" <= nxt <= "\ud7fb" and (_hangul(prev), _hangul(nxt)) in _HANGUL_JOINS:
         return False
     if "\U0001f1e6" <= nxt <= "\U0001f1ff" and "\U0001f1e6" <= prev <= "\U0001f1ff":
         # inside a flag when an odd number of indicators precede pos in this run

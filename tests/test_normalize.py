@@ -6,6 +6,7 @@ import pytest
 
 from quotelocate.errors import ConfigError
 from quotelocate.normalize import (
+    normalize_text,
     PRESETS,
     Context,
     Rules,
@@ -166,3 +167,13 @@ def test_rule_flags_range_or_matches_definition():
         for v in n.gaps[a + 1 : b]:
             want |= v
         assert n.rule_flags(a, b) == want & ~OPTIONAL
+
+
+@pytest.mark.parametrize("text", ["ｶﾞｲﾄﾞ and ﾊﾟﾝ", "ﾞstarts with a voiced mark", "cafe\u0301 ﬁne ½"])
+def test_nfkc_is_idempotent_on_halfwidth_voiced_marks(text):
+    # NFKC turns U+FF9E/FF9F into combining marks; they must compose with their base in
+    # the same pass ("ｶﾞ" -> "ガ", not "カ\u3099"), or a second pass would change the text
+    rules = PRESETS["recommended"]
+    once = normalize_text(text, rules)
+    assert normalize_text(once, rules) == once
+    assert "\u3099" not in once[1:] and "\u309a" not in once[1:]
