@@ -23,6 +23,7 @@ PDF text is built from pymupdf's ``rawdict`` output with the flags in
 from __future__ import annotations
 
 import atexit
+import gc
 import bisect
 import hashlib
 import json
@@ -681,6 +682,7 @@ def _run_forked(data: bytes, request: dict) -> bytes:
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # child
+        gc.disable()  # a collection would touch (and so copy) every object of the parent
         os.close(r)
         try:
             blob = json.dumps(_child_reply(data, request)).encode()
