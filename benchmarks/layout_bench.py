@@ -3,11 +3,13 @@
 Reports, as medians over --repeats runs:
 * pymupdf's own plain-text extraction (``page.get_text()`` of every page, file opened
   each time);
-* ``Document.open`` (rawdict extraction with line geometry and char boxes);
+* ``Document.open`` (text with line geometry), both as by default (extraction in a
+  child process under time and memory limits) and in-process (``isolate=False``);
 * ``reading_order`` alone on the loaded document;
 * ``Locator`` build with ``preset("recommended")`` (layout off) and with
   ``layout=True``, on the loaded document;
-* the ratio (Document.open + Locator build with layout) / plain extraction.
+* the ratio (Document.open + Locator build with layout) / plain extraction, for each
+  way of opening.
 
 Target (issue "Layout-aware reading order"): ratio < 2.
 
@@ -42,6 +44,7 @@ def run(paper: Path, repeats: int) -> dict:
     off = preset("recommended")
     plain = timed(lambda: plain_text(paper), repeats)
     load = timed(lambda: Document.open(paper), repeats)
+    load_inproc = timed(lambda: Document.open(paper, isolate=False), repeats)
     def cold(fn):  # the reading order is cached per document: time the first build
         def run():
             doc.__dict__.pop("_reading_order", None)
@@ -58,10 +61,12 @@ def run(paper: Path, repeats: int) -> dict:
         "repeats": repeats,
         "plain_extraction_s": plain,
         "document_open_s": load,
+        "document_open_in_process_s": load_inproc,
         "reading_order_s": order,
         "locator_build_layout_off_s": build_off,
         "locator_build_layout_on_s": build_on,
         "ratio_load_plus_layout_build_to_plain": (load + build_on) / plain,
+        "ratio_in_process_load_plus_layout_build_to_plain": (load_inproc + build_on) / plain,
         "ratio_layout_build_to_plain": build_on / plain,
         "target_ratio": TARGET_RATIO,
     }
@@ -84,13 +89,16 @@ def main(argv: list[str] | None = None) -> int:
     ms = lambda s: f"{s * 1000:8.1f} ms"  # noqa: E731
     print(f"{result['paper']}, {result['pages']} pages, median of {args.repeats} runs")
     print(f"  pymupdf plain get_text extraction     {ms(result['plain_extraction_s'])}")
-    print(f"  Document.open                         {ms(result['document_open_s'])}")
+    print(f"  Document.open (isolated, default)     {ms(result['document_open_s'])}")
+    print(f"  Document.open (isolate=False)         {ms(result['document_open_in_process_s'])}")
     print(f"  reading_order (layout only)           {ms(result['reading_order_s'])}")
     print(f"  Locator build, layout off             {ms(result['locator_build_layout_off_s'])}")
     print(f"  Locator build, layout on              {ms(result['locator_build_layout_on_s'])}")
     ratio = result["ratio_load_plus_layout_build_to_plain"]
     verdict = "meets" if ratio < TARGET_RATIO else "MISSES"
     print(f"  (open + layout build) / plain         {ratio:8.2f}x  ({verdict} the < {TARGET_RATIO:.0f}x target)")
+    inproc = result["ratio_in_process_load_plus_layout_build_to_plain"]
+    print(f"  same, opened with isolate=False       {inproc:8.2f}x")
     print(f"  layout build / plain                  {result['ratio_layout_build_to_plain']:8.2f}x")
     return 0
 
