@@ -18,7 +18,7 @@ from typing import Any, Callable, NoReturn, Sequence, TextIO
 
 from . import __version__
 from .chunks import Chunking, load_chunks_file
-from .document import Document
+from .document import DEFAULT_LIMITS, Document, Limits
 from .errors import ConfigError, QuoteInputError, QuotelocateError
 from .jsonl import read_jsonl
 from .locate import Locator, Verdict
@@ -86,10 +86,19 @@ def add_document_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="load PDFs with pages that have no text layer; quotes there are never accepted",
     )
+    g = p.add_argument_group("extraction limits (a PDF past one is refused)")
+    g.add_argument("--max-seconds", type=float, default=DEFAULT_LIMITS.seconds, metavar="S",
+                   help=f"time limit for text extraction (default {DEFAULT_LIMITS.seconds:g})")
+    g.add_argument("--max-memory-mb", type=int, default=DEFAULT_LIMITS.memory_mb, metavar="MB",
+                   help=f"memory limit for text extraction (default {DEFAULT_LIMITS.memory_mb})")
+    g.add_argument("--max-pages", type=int, default=DEFAULT_LIMITS.max_pages, metavar="N",
+                   help=f"page limit (default {DEFAULT_LIMITS.max_pages})")
 
 
 def open_document(args: argparse.Namespace, err: TextIO) -> Document:
-    doc = Document.open(args.paper, password=args.password, allow_textless_pages=args.allow_textless_pages)
+    limits = Limits(seconds=args.max_seconds, memory_mb=args.max_memory_mb, max_pages=args.max_pages)
+    doc = Document.open(args.paper, password=args.password, allow_textless_pages=args.allow_textless_pages,
+                        limits=limits)
     for warning in doc.warnings:
         print(f"quotelocate: warning: {warning}", file=err)
     return doc

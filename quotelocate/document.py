@@ -43,7 +43,14 @@ from typing import Iterable, Sequence
 
 import pymupdf
 
-from .errors import DocumentError, EmptyDocumentError, EncryptedDocumentError, ExtractionLimitError, QuotelocateError
+from .errors import (
+    ConfigError,
+    DocumentError,
+    EmptyDocumentError,
+    EncryptedDocumentError,
+    ExtractionLimitError,
+    QuotelocateError,
+)
 
 PAGE_SEPARATOR = "\f"
 """Joins page texts in :attr:`Document.text`; whitespace to every rule that folds it."""
@@ -82,6 +89,12 @@ class Limits:
     memory_mb: int = 2048
     max_pages: int = MAX_PAGES
     max_file_bytes: int = MAX_FILE_BYTES
+
+    def __post_init__(self) -> None:
+        for name in ("seconds", "memory_mb", "max_pages", "max_file_bytes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or value != value:
+                raise ConfigError(f"limits.{name}: expected a number greater than 0, got {value!r}")
 
 
 DEFAULT_LIMITS = Limits()

@@ -27,11 +27,13 @@ from typing import Any, Mapping
 
 from .chunks import Chunking
 from .dataset import QuoteSet, load_quote_set
-from .document import Document
+from .document import Document, Limits
 from .errors import ConfigError, DatasetError, DocumentError
 from .normalize import HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+UPLOAD_LIMITS = Limits(seconds=30, memory_mb=1024, max_pages=2000)
+"""Extraction limits for an uploaded PDF: a shared server is stricter than the library."""
 """Largest accepted upload (matches ``server.maxUploadSize`` in ``.streamlit/config.toml``)."""
 
 SET_FILE = "quotes.yaml"
@@ -119,7 +121,7 @@ def load_upload(folder: str | os.PathLike, set_bytes: bytes, pdf_bytes: bytes | 
     :class:`~quotelocate.errors.DocumentError` with a one-line message.
     """
     set_path, pdf_path = stage_upload(folder, set_bytes, pdf_bytes, max_bytes=max_bytes)
-    document = Document.open(pdf_path) if pdf_path is not None else None
+    document = Document.open(pdf_path, limits=UPLOAD_LIMITS) if pdf_path is not None else None
     return load_quote_set(set_path, document=document)
 
 

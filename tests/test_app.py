@@ -254,6 +254,25 @@ def test_a_bad_upload_shows_an_error_and_the_session_stays_usable(set_bytes, pdf
     assert not at.error and metric(at, "False-reject rate")
 
 
+@pytest.mark.parametrize(
+    "case_id, expected",
+    [("memory-bomb", "memory limit of 256 MB"), ("page-tree-cycle", "page 2"),
+     ("encrypted-no-password", "a password is needed"), ("time-bomb", "time limit of 1 s")],
+)
+def test_a_hostile_pdf_upload_is_refused_and_the_session_stays_usable(case_id, expected, monkeypatch):
+    import pdf_catalog
+
+    from quotelocate.document import Limits
+
+    seconds = 1 if case_id == "time-bomb" else 30
+    monkeypatch.setattr(workbench, "UPLOAD_LIMITS", Limits(seconds=seconds, memory_mb=256))
+    case = next(c for c in pdf_catalog.CASES if c.id == case_id)
+    at = upload(ok(app()), SYNTH_YAML.read_bytes(), case.build())
+    assert expected in error_text(at)
+    at.selectbox(key="set").select("synthetic").run()
+    assert not ok(at).error and metric(at, "False-reject rate")
+
+
 def test_an_oversized_upload_is_refused_server_side(monkeypatch):
     monkeypatch.setattr(workbench, "MAX_UPLOAD_BYTES", 1000)
     at = upload(ok(app()), SYNTH_YAML.read_bytes(), SYNTH_PDF.read_bytes())

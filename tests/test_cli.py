@@ -271,3 +271,19 @@ def test_audit_notes_a_different_extraction(tmp_path):
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     code, out, _ = run("audit", str(path))
     assert code == 0 and "extracted text differs" in out and "1.23" in out
+
+
+def test_extraction_limits_from_the_command_line(tmp_path):
+    import pdf_catalog
+
+    bomb = tmp_path / "bomb.pdf"
+    bomb.write_bytes(pdf_catalog.bomb_page(256, b"BT /F1 12 Tf 72 720 Td (", b") Tj ET"))
+    code, out, err = run("locate", str(bomb), "any quote of enough words", "--max-memory-mb", "200")
+    assert code == 2 and f"{bomb}: page 2: text extraction exceeded the memory limit of 200 MB" in err
+    three = tmp_path / "three.pdf"
+    three.write_bytes(pdf_catalog.text_pdf(*pdf_catalog.THREE_PAGES))
+    code, out, err = run("text", str(three), "--max-pages", "2")
+    assert code == 2 and "3 pages exceeds the page limit of 2" in err
+    code, out, err = run("text", str(three), "--max-seconds", "0")
+    assert code == 2 and "limits.seconds: expected a number greater than 0" in err
+    assert err.count("\n") == 1  # one line, no traceback
