@@ -264,6 +264,10 @@ class Document:
             raise ExtractionLimitError(f"{name}: {len(data)} bytes exceeds the file size limit of {limits.max_file_bytes}")
         if not isolate:
             return _load_pdf(data, name, password, allow_textless_pages, limits, isolated=False)
+        if not hasattr(os, "fork"):  # Windows: no fork, so no killable child; say so
+            doc = _load_pdf(data, name, password, allow_textless_pages, limits, isolated=False)
+            note = f"{name}: extracted in-process (no os.fork here): the time and memory limits were not enforced"
+            return replace(doc, warnings=(*doc.warnings, note))
         request = {
             "name": name,
             "password": password,

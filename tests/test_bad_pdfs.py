@@ -313,3 +313,10 @@ def test_both_worker_paths_enforce_the_same_limits(case_id, threads, tmp_path, m
             assert fragment in str(info.value)
     else:
         assert Document.open(path, **case.options).pages
+
+
+def test_without_fork_extraction_is_in_process_and_says_so(monkeypatch):
+    monkeypatch.delattr(document_module.os, "fork")
+    doc = Document.from_pdf_bytes(cat.text_pdf("A platform without fork still loads this."), name="nofork.pdf")
+    assert doc.text.startswith("A platform without fork")
+    assert any("limits were not enforced" in w for w in doc.warnings)
