@@ -11,11 +11,12 @@ This is the only module that imports pymupdf. A :class:`Document` holds
 * ``hidden``: the spans of text a reader cannot see (invisible render mode, white on a
   blank background, under 1 pt), which never verify a quote.
 
-PDFs are untrusted input. By default extraction runs in a worker process under
-:class:`Limits` (time, memory, pages, file size); a worker that exceeds one is killed
-and :class:`~quotelocate.errors.ExtractionLimitError` names the file and the limit.
+PDFs are untrusted input. By default extraction runs in forked worker processes (two
+on a multi-core machine, each taking every other page) under :class:`Limits` (time,
+memory, pages, file size); a worker that exceeds one is killed and
+:class:`~quotelocate.errors.ExtractionLimitError` names the file and the limit.
 
-PDF text is built from pymupdf's ``rawdict`` output with the flags in
+PDF text is built from pymupdf's ``dict`` output with the flags in
 :data:`EXTRACT_FLAGS`; it is identical to ``page.get_text("text", flags=EXTRACT_FLAGS)``
 (a test checks this), so offsets agree with what pipelines usually extract.
 """
@@ -275,8 +276,7 @@ class Document:
             "limits": [limits.seconds, limits.memory_mb, limits.max_pages, limits.max_file_bytes],
         }
         reply = _WORKER.run(request, data, name, limits)
-        doc = _document_from_json(reply, data)
-        return replace(doc, _password=password) if password is not None else doc
+        return _assemble(name, data, reply["pages"], reply["warnings"], allow_textless_pages, password)
 
     # -- queries --------------------------------------------------------------------
     @property
@@ -393,15 +393,14 @@ def _short(exc: BaseException) -> str:
 _NO_MEMORY = re.compile(r"\b(?:m|re|c)alloc\b.*\bfailed|out of memory", re.IGNORECASE)
 
 
-def _load_pdf(data: bytes, name: str, password: str | None, allow_textless: bool, limits: Limits, *,
-              isolated: bool) -> Document:
-    """Open, authenticate, check and extract a PDF in this process."""
+def _open_checked(data: bytes, name: str, password: str | None, limits: Limits):
+    """The PDF opened, authenticated and checked (pages, limits); with its warnings."""
     warnings: list[str] = []
     try:
         pdf = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # pymupdf raises several unrelated types here
         raise DocumentError(f"{name}: cannot be opened as a PDF ({_short(exc)})") from None
-    with pdf:
+    try:
         if not pdf.is_pdf:
             raise DocumentError(f"{name}: not a PDF (pymupdf reads it as {pdf.metadata.get('format')!r})")
         if pdf.needs_pass:
@@ -419,9 +418,20 @@ def _load_pdf(data: bytes, name: str, password: str | None, allow_textless: bool
             raise EmptyDocumentError(f"{name}: PDF has no pages")
         if count > limits.max_pages:
             raise ExtractionLimitError(f"{name}: {count} pages exceeds the page limit of {limits.max_pages}")
+    except BaseException:
+        pdf.close()
+        raise
+    return pdf, warnings
+
+
+def _load_pdf(data: bytes, name: str, password: str | None, allow_textless: bool, limits: Limits, *,
+              isolated: bool) -> Document:
+    """Open, authenticate, check and extract a PDF in this process."""
+    pdf, warnings = _open_checked(data, name, password, limits)
+    with pdf:
         memory = f"the memory limit of {limits.memory_mb} MB" if isolated else "the memory available"
-        doc = _extract(pdf, data, name, hashlib.sha256(data).hexdigest(), warnings, allow_textless, memory)
-        return replace(doc, _password=password) if password is not None else doc
+        records = _extract_pages(pdf, name, range(pdf.page_count), memory)
+    return _assemble(name, data, records, warnings, allow_textless, password)
 
 
 def _is_white(color: int) -> bool:
@@ -437,20 +447,14 @@ def _blank_under(page, bbox) -> bool:
     return min(pix.samples, default=255) >= _WHITE
 
 
-def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allow_textless: bool,
-             memory: str = "the memory available") -> Document:
-    parts: list[str] = []
-    pages: list[Page] = []
-    lines: list[Line] = []
-    textless: list[int] = []
-    hidden: list[tuple[int, int]] = []
-    hidden_pages: list[int] = []
-    offset = 0
-    for index in range(pdf.page_count):
+def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the memory available") -> list[list]:
+    """One record per page (0-based ``indices``), JSON-ready, offsets relative to the
+    page: ``[number, text, width, height, rotation, lines, hidden]`` where a line is
+    ``[start, end, bbox, size, font, direction, block]`` and hidden is ``[[start, end]]``.
+    A page's text is its lines, each followed by a newline."""
+    records = []
+    for index in indices:
         number = index + 1
-        if index:
-            parts.append(PAGE_SEPARATOR)
-            offset += 1
         try:
             page = pdf[index]
             raw = page.get_text("dict", flags=EXTRACT_FLAGS)
@@ -461,10 +465,11 @@ def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allo
             if _NO_MEMORY.search(str(exc)):
                 raise ExtractionLimitError(f"{name}: page {number}: text extraction exceeded {memory}") from None
             raise DocumentError(f"{name}: page {number}: text extraction failed ({_short(exc)})") from None
-        start = offset
-        page_parts: list[str] = []
+        parts: list[str] = []
+        lines: list[list] = []
+        hidden: list[list[int]] = []
+        offset = 0
         block_no = 0
-        hidden_before = len(hidden)
         for block in raw.get("blocks", ()):
             if block.get("type") != 0:
                 continue
@@ -478,48 +483,57 @@ def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allo
                         or float(span.get("size", 0.0)) < MIN_VISIBLE_SIZE
                         or (_is_white(int(span.get("color", 0))) and _blank_under(page, span["bbox"]))
                     ):
-                        if hidden and hidden[-1][1] >= at - 1 and len(hidden) > hidden_before:
-                            hidden[-1] = (hidden[-1][0], at + n)
+                        if hidden and hidden[-1][1] >= at - 1:
+                            hidden[-1][1] = at + n
                         else:
-                            hidden.append((at, at + n))
+                            hidden.append([at, at + n])
                     at += n
                 line_text = "".join(span.get("text", "") for span in spans)
-                page_parts.append(line_text)
-                page_parts.append("\n")
-                lines.append(
-                    Line(
-                        page=number,
-                        start=offset,
-                        end=offset + len(line_text),
-                        bbox=tuple(float(v) for v in line.get("bbox", (0, 0, 0, 0))),  # type: ignore[arg-type]
-                        size=max((float(span.get("size", 0.0)) for span in spans), default=0.0),
-                        font=spans[0].get("font", "") if spans else "",
-                        direction=tuple(float(v) for v in line.get("dir", (1.0, 0.0))),  # type: ignore[arg-type]
-                        block=block_no,
-                    )
-                )
+                parts.append(line_text)
+                parts.append("\n")
+                lines.append([
+                    offset,
+                    offset + len(line_text),
+                    [float(v) for v in line.get("bbox", (0, 0, 0, 0))],
+                    max((float(span.get("size", 0.0)) for span in spans), default=0.0),
+                    spans[0].get("font", "") if spans else "",
+                    [float(v) for v in line.get("dir", (1.0, 0.0))],
+                    block_no,
+                ])
                 offset += len(line_text) + 1
             block_no += 1
-        page_text = "".join(page_parts)
+        records.append([number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, hidden])
+    return records
+
+
+def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequence[str], allow_textless: bool,
+              password: str | None = None) -> Document:
+    """The document from its page records (:func:`_extract_pages`), in page order."""
+    warnings = list(warnings)
+    parts: list[str] = []
+    pages: list[Page] = []
+    lines: list[Line] = []
+    textless: list[int] = []
+    hidden: list[tuple[int, int]] = []
+    hidden_pages: list[int] = []
+    offset = 0
+    for number, page_text, width, height, rotation, page_lines, page_hidden in sorted(records, key=lambda r: r[0]):
+        if parts:
+            parts.append(PAGE_SEPARATOR)
+            offset += 1
         parts.append(page_text)
-        if len(hidden) > hidden_before:
+        for a, b, bbox, size, font, direction, block in page_lines:
+            lines.append(Line(number, offset + a, offset + b, tuple(bbox), size, font, tuple(direction), block))  # type: ignore[arg-type]
+        if page_hidden:
+            hidden.extend((offset + a, offset + b) for a, b in page_hidden)
             hidden_pages.append(number)
         visible = len("".join(page_text.split()))
         bad = page_text.count("\ufffd")
         verifiable = visible > 0 and bad < NO_TEXT_FRACTION * visible
         if not verifiable:
             textless.append(number)
-        pages.append(
-            Page(
-                number=number,
-                start=start,
-                end=offset,
-                width=float(rect.width),
-                height=float(rect.height),
-                rotation=int(page.rotation),
-                verifiable=verifiable,
-            )
-        )
+        pages.append(Page(number, offset, offset + len(page_text), width, height, rotation, verifiable))
+        offset += len(page_text)
     text = "".join(parts)
     if not text.strip():
         raise EmptyDocumentError(f"{name}: no page has a text layer (scanned images?)")
@@ -538,7 +552,7 @@ def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allo
     return Document(
         name=name,
         kind="pdf",
-        sha256=sha256,
+        sha256=hashlib.sha256(data).hexdigest(),
         text=text,
         pages=tuple(pages),
         lines=tuple(lines),
@@ -551,6 +565,7 @@ def _extract(pdf, data: bytes, name: str, sha256: str, warnings: list[str], allo
         warnings=tuple(warnings),
         hidden=tuple(hidden),
         _pdf=data,
+        _password=password,
     )
 
 
@@ -616,43 +631,15 @@ def render_page_png(document: Document, page: int, *, zoom: float = 1.5, pdf_pat
 
 # -- isolated extraction ------------------------------------------------------------------
 #
-# A helper process (started once per parent process, with pymupdf imported) reads one
-# request at a time: a JSON line, then the PDF bytes. For each it forks a child that
-# lowers its address-space limit and extracts; the helper kills the child when it runs
-# past the time limit. Replies are single JSON lines, never pickles, so a child that a
-# hostile PDF took over still cannot run code in the parent.
+# The caller (when it runs no other thread) or a helper process (started once per
+# parent process, with pymupdf imported, reading one request at a time: a JSON line,
+# then the PDF bytes) forks one child per core, up to two. Each child lowers its
+# address-space limit and extracts every n-th page; all are killed at the time limit.
+# Replies are JSON, never pickles, so a child that a hostile PDF took over still cannot
+# run code in the parent, which assembles the pages (:func:`_assemble`).
 
 _ERRORS = {cls.__name__: cls for cls in (DocumentError, EncryptedDocumentError, EmptyDocumentError, ExtractionLimitError)}
 _GRACE_SECONDS = 30.0  # how long past the time limit the parent waits for the helper
-
-
-def _document_to_json(doc: Document) -> dict:
-    return {
-        "status": "ok",
-        "name": doc.name,
-        "text": doc.text,
-        "pages": [[p.number, p.start, p.end, p.width, p.height, p.rotation, p.verifiable] for p in doc.pages],
-        "lines": [[ln.page, ln.start, ln.end, list(ln.bbox), ln.size, ln.font, list(ln.direction), ln.block]
-                  for ln in doc.lines],
-        "extractor": doc.extractor,
-        "warnings": list(doc.warnings),
-        "hidden": [list(h) for h in doc.hidden],
-    }
-
-
-def _document_from_json(reply: dict, data: bytes) -> Document:
-    return Document(
-        name=reply["name"],
-        kind="pdf",
-        sha256=hashlib.sha256(data).hexdigest(),
-        text=reply["text"],
-        pages=tuple(Page(n, a, b, w, h, r, v) for n, a, b, w, h, r, v in reply["pages"]),
-        lines=tuple(Line(pg, a, b, tuple(bb), sz, f, tuple(d), bl) for pg, a, b, bb, sz, f, d, bl in reply["lines"]),
-        extractor=reply["extractor"],
-        warnings=tuple(reply["warnings"]),
-        hidden=tuple((a, b) for a, b in reply["hidden"]),
-        _pdf=data,
-    )
 
 
 def _limit_message(name: str, limits: Limits, reply: dict) -> str:
@@ -669,11 +656,23 @@ def _limit_message(name: str, limits: Limits, reply: dict) -> str:
             f"{limits.memory_mb} MB); the PDF may be hostile or broken")
 
 
+def _children() -> int:
+    """How many children extract one PDF: two on a machine with two or more cores (each
+    takes every other page), else one."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return 2 if cores >= 2 else 1
+
+
 def _child_reply(data: bytes, request: dict) -> dict:
-    """Extract in the forked child, under the memory limit; never raises."""
+    """Extract in a forked child, under the memory limit, the pages ``part = [k, n]``
+    names (every n-th page from the k-th); never raises."""
     seconds, memory_mb, max_pages, max_file_bytes = request["limits"]
     limits = Limits(seconds, memory_mb, max_pages, max_file_bytes)
     name = request["name"]
+    k, n = request.get("part", (0, 1))
     try:
         import resource
 
@@ -683,8 +682,11 @@ def _child_reply(data: bytes, request: dict) -> dict:
     except (ImportError, OSError, ValueError):
         pass  # no /proc or no rlimits: the time limit still holds
     try:
-        doc = _load_pdf(data, name, request["password"], request["allow_textless_pages"], limits, isolated=True)
-        return _document_to_json(doc)
+        pdf, warnings = _open_checked(data, name, request["password"], limits)
+        with pdf:
+            memory = f"the memory limit of {limits.memory_mb} MB"
+            pages = _extract_pages(pdf, name, range(k, pdf.page_count, n), memory)
+        return {"status": "ok", "warnings": warnings, "pages": pages}
     except QuotelocateError as exc:
         return {"status": "error", "error": type(exc).__name__, "message": str(exc)}
     except MemoryError:
@@ -693,44 +695,88 @@ def _child_reply(data: bytes, request: dict) -> dict:
         return {"status": "error", "error": "DocumentError", "message": f"{name}: extraction failed ({_short(exc)})"}
 
 
-def _run_forked(data: bytes, request: dict) -> bytes:
-    """In the helper: extract in a forked child under the limits; one JSON line."""
-    seconds = float(request["limits"][0])
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        gc.disable()  # a collection would touch (and so copy) every object of the parent
-        os.close(r)
-        try:
-            blob = json.dumps(_child_reply(data, request)).encode()
-        except MemoryError:
-            blob = b'{"status": "memory"}'
-        view = memoryview(blob)
-        while view:
-            view = view[os.write(w, view):]
-        os._exit(0)
-    os.close(w)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + seconds
+_PAGE_IN_MESSAGE = re.compile(r": page (\d+)")
+
+
+def _run_children(data: bytes, request: dict) -> dict:
+    """Extract in forked children (:func:`_children` of them) under the limits and
+    combine their replies: the pages of all, or the first failure (a limit, or the
+    error of the lowest page)."""
+    n = int(request.get("children") or _children())
+    deadline = time.monotonic() + float(request["limits"][0])
+    pids: list[int] = []
+    pipes: dict[int, int] = {}  # read fd -> child index
+    chunks: list[list[bytes]] = [[] for _ in range(n)]
+    for k in range(n):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # child
+            gc.disable()  # a collection would touch (and so copy) every object of the parent
+            os.close(r)
+            for fd in pipes:
+                os.close(fd)
+            try:
+                blob = json.dumps(_child_reply(data, {**request, "part": [k, n]})).encode()
+            except MemoryError:
+                blob = b'{"status": "memory"}'
+            view = memoryview(blob)
+            while view:
+                view = view[os.write(w, view):]
+            os._exit(0)
+        os.close(w)
+        pids.append(pid)
+        pipes[r] = k
     timed_out = False
-    with os.fdopen(r, "rb", buffering=0) as pipe:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([pipe], [], [], left)[0]:
-                timed_out = True
+    while pipes:
+        left = deadline - time.monotonic()
+        ready = select.select(list(pipes), [], [], left)[0] if left > 0 else []
+        if not ready:
+            timed_out = True
+            break
+        for fd in ready:
+            chunk = os.read(fd, 1 << 20)
+            if chunk:
+                chunks[pipes[fd]].append(chunk)
+            else:
+                os.close(fd)
+                del pipes[fd]
+    for fd in pipes:
+        os.close(fd)
+    statuses = []
+    for pid in pids:
+        if timed_out:
+            try:
                 os.kill(pid, signal.SIGKILL)
-                break
-            chunk = pipe.read(1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    _, status = os.waitpid(pid, 0)
+            except ProcessLookupError:
+                pass
+        statuses.append(os.waitpid(pid, 0)[1])
     if timed_out:
-        return b'{"status": "timeout"}'
-    if os.WIFSIGNALED(status):
-        return json.dumps({"status": "signal", "signal": os.WTERMSIG(status)}).encode()
-    blob = b"".join(chunks)
-    return blob if blob else json.dumps({"status": "signal", "signal": 0}).encode()
+        return {"status": "timeout"}
+    replies = []
+    for status, parts in zip(statuses, chunks):
+        if os.WIFSIGNALED(status):
+            return {"status": "signal", "signal": os.WTERMSIG(status)}
+        try:
+            replies.append(json.loads(b"".join(parts)))
+        except ValueError:
+            return {"status": "signal", "signal": 0}  # died before it could answer
+    failed = [r for r in replies if r.get("status") != "ok"]
+    if failed:
+        errors = [r for r in failed if r.get("status") == "error"]
+        if not errors:
+            return failed[0]
+
+        def page(reply: dict) -> int:
+            m = _PAGE_IN_MESSAGE.search(str(reply.get("message", "")))
+            return int(m.group(1)) if m else 0
+
+        return min(errors, key=page)
+    return {"status": "ok", "warnings": replies[0]["warnings"], "pages": [p for r in replies for p in r["pages"]]}
+
+
+def _run_forked(data: bytes, request: dict) -> bytes:
+    """:func:`_run_children` as one JSON line (what the helper sends back)."""
+    return json.dumps(_run_children(data, request)).encode()
 
 
 def _serve() -> None:
@@ -779,14 +825,13 @@ class _Worker:
                     stream.close()
 
     def run(self, request: dict, data: bytes, name: str, limits: Limits) -> dict:
-        """Extract in a forked child; returns the document as JSON or raises the child's
-        error. A single-threaded caller (the command line, a script) forks the child
-        itself, which saves starting the helper; with other threads running (the
+        """Extract in forked children; returns their combined reply (the pages) or raises
+        the error. A single-threaded caller (the command line, a script) forks the
+        children itself, which saves starting the helper; with other threads running (the
         workbench), forking here could copy a lock another thread holds, so the helper,
         which has no threads, forks instead."""
         if threading.active_count() == 1:
-            line = _run_forked(data, request)
-            return self._reply(line, name, limits)
+            return self._check(_run_children(data, request), name, limits)
         with self._lock:
             for attempt in (1, 2):
                 proc = self._start()
@@ -808,12 +853,16 @@ class _Worker:
                     ) from None
         return self._reply(line, name, limits)
 
-    @staticmethod
-    def _reply(line: bytes, name: str, limits: Limits) -> dict:
+    @classmethod
+    def _reply(cls, line: bytes, name: str, limits: Limits) -> dict:
         try:
             reply = json.loads(line)
         except ValueError:
             raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
+        return cls._check(reply, name, limits)
+
+    @staticmethod
+    def _check(reply: dict, name: str, limits: Limits) -> dict:
         status = reply.get("status")
         if status == "ok":
             return reply
