@@ -29,7 +29,7 @@ from .chunks import Chunking
 from .dataset import QuoteSet, load_quote_set
 from .document import Document, Limits
 from .errors import ConfigError, DatasetError, DocumentError
-from .normalize import HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
+from .normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 UPLOAD_LIMITS = Limits(seconds=30, memory_mb=1024, max_pages=2000)
@@ -180,7 +180,7 @@ def matching_preset(rules: Rules) -> str:
 
 
 VARIABLE_RULES = ("quotes", "whitespace", "invisible", "unicode", "hyphenation", "furniture", "layout",
-                  "word_boundaries", "min_chars", "min_words")
+                  "word_boundaries", "min_chars", "min_words", "ellipsis", "ellipsis_gap")
 
 
 def vary_rule(rules: Rules, name: str, *, lengths: tuple[int, ...] = (0, 8, 12, 20, 40)) -> dict[str, Rules]:
@@ -200,6 +200,11 @@ def vary_rule(rules: Rules, name: str, *, lengths: tuple[int, ...] = (0, 8, 12, 
         values = lengths
     elif name == "min_words":
         values = tuple(sorted({max(0, n // 4) for n in lengths}))
+    elif name == "ellipsis":
+        values = ELLIPSIS_MODES
+    elif name == "ellipsis_gap":
+        values = (50, 150, 300, 1000)
+        rules = rules.replace(ellipsis="fragments")  # the gap means nothing verbatim
     else:
         values = (False, True)
     out = {}

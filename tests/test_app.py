@@ -122,6 +122,12 @@ def test_compare_view_grid_heatmap_ablation_and_flips():
     at.selectbox(key="cmp_rule").select("hyphenation").run()
     ok(at)
     assert "hyphenation=both" in at.selectbox(key="flip_a").options
+    at.selectbox(key="cmp_rule").select("ellipsis").run()
+    ok(at)
+    assert "ellipsis=fragments" in at.selectbox(key="flip_a").options
+    at.selectbox(key="cmp_rule").select("ellipsis_gap").run()
+    ok(at)
+    assert "ellipsis_gap=1000" in at.selectbox(key="flip_a").options
 
 
 def test_inspect_view_shows_diff_page_and_chunk():
