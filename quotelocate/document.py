@@ -708,8 +708,17 @@ def _run_children(data: bytes, request: dict) -> dict:
     pipes: dict[int, int] = {}  # read fd -> child index
     chunks: list[list[bytes]] = [[] for _ in range(n)]
     for k in range(n):
-        r, w = os.pipe()
-        pid = os.fork()
+        try:
+            r, w = os.pipe()
+            pid = os.fork()
+        except OSError as exc:  # out of processes or file descriptors
+            for fd in pipes:
+                os.close(fd)
+            for pid in pids:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            message = f"{request['name']}: cannot start an extraction worker ({exc.strerror or exc})"
+            return {"status": "error", "error": "DocumentError", "message": message}
         if pid == 0:  # child
             gc.disable()  # a collection would touch (and so copy) every object of the parent
             os.close(r)

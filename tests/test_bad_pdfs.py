@@ -371,3 +371,19 @@ def test_when_both_children_fail_the_lowest_page_is_reported(tmp_path, monkeypat
     path.write_bytes(cat.text_pdf(*cat.THREE_PAGES))
     with pytest.raises(quotelocate.errors.DocumentError, match=r"three\.pdf: page 2: text extraction failed"):
         Document.open(path)
+
+
+def test_a_worker_that_cannot_be_started_is_a_document_error(monkeypatch):
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 2)
+    real_fork, calls = os.fork, []
+
+    def fork():
+        calls.append(1)
+        if len(calls) == 2:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        return real_fork()
+
+    monkeypatch.setattr(document_module.os, "fork", fork)
+    with pytest.raises(quotelocate.errors.DocumentError, match=r"^nofork\.pdf: cannot start an extraction worker"):
+        Document.from_pdf_bytes(cat.text_pdf("Never extracted."), name="nofork.pdf")
