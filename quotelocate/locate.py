@@ -430,7 +430,7 @@ class Locator:
                 cands.append(i)
                 i = hay.find(key, i + 1)
         out: list[_Occurrence] = []
-        norm, text = self.norm, self._text
+        norm = self.norm
         starts, ends, jumps, skel_map = norm.starts, norm.ends, self._jumps, self._skel_map
         n = len(key)
         for p in cands:
@@ -457,8 +457,6 @@ class Locator:
             if not self._boundaries_ok(q, a, b):
                 continue
             start, end = starts[a], ends[b - 1]
-            if end - starts[b - 1] > 1 and text[b - 1] in _HYPHENS:
-                end = starts[b - 1] + 1  # ends on a kept line-end hyphen: not its line break
             segments = None
             if jumps and bisect_left(jumps, a + 1) < bisect_left(jumps, b):
                 # the layout reading order jumps inside the match: cover every piece
@@ -550,9 +548,9 @@ class Locator:
     def _boundaries_ok(self, q: str, a: int, b: int) -> bool:
         norm, text = self.norm, self._text
         starts, ends = norm.starts, norm.ends
-        if a > 0 and starts[a] == starts[a - 1] and ends[a] == ends[a - 1] and not self._stripped_edge(a, -1):
+        if a > 0 and starts[a] == starts[a - 1] and ends[a] == ends[a - 1]:
             return False  # inside one expansion (ligature, NFKC)
-        if b < len(text) and starts[b] == starts[b - 1] and ends[b] == ends[b - 1] and not self._stripped_edge(b - 1, 1):
+        if b < len(text) and starts[b] == starts[b - 1] and ends[b] == ends[b - 1]:
             return False
         original = self.document.text
         s, e = starts[a], ends[b - 1]
@@ -565,22 +563,6 @@ class Locator:
                 return False
             if b < len(text) and _word_char(text[b]) and _word_char(q[-1]):
                 return False
-        return True
-
-    def _stripped_edge(self, i: int, step: int) -> bool:
-        """True when the rest of the expansion holding normalized position ``i``, in
-        direction ``step``, is whitespace, which the quote's whitespace rule strips from
-        its ends: NFKC spells U+00B4 as a space and a combining accent, and a quote
-        starting with it keeps only the accent."""
-        if not self.rules.whitespace:
-            return False
-        norm, text = self.norm, self._text
-        span = norm.starts[i], norm.ends[i]
-        j = i + step
-        while 0 <= j < len(text) and (norm.starts[j], norm.ends[j]) == span:
-            if text[j] != " ":
-                return False
-            j += step
         return True
 
     def _after_marker(self, a: int, q: str) -> bool:

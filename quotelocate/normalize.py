@@ -15,7 +15,8 @@ Rules, in the order they run:
 ``invisible``   soft hyphen U+00AD and zero-width characters are removed.
 ``unicode``     ``off`` | ``ligatures`` (U+FB00-FB06 spelled out) | ``nfkc`` (NFKC per
                 grapheme, except super-/subscripts and vulgar fractions, so "10²" never
-                becomes "102").
+                becomes "102", and spacing accents such as "´", which NFKC would split
+                into a space and a combining mark).
 ``quotes``      curly single and double quote marks become straight ones.
 ``hyphenation`` at an end-of-line hyphen between two letters: ``off`` (a line break
                 like any other), ``keep`` (``English-\\nto`` -> ``English-to``), ``drop``
@@ -475,11 +476,16 @@ _KEEP_TAGS = ("<super>", "<sub>", "<fraction>")
 @functools.lru_cache(maxsize=4096)
 def _nfkc_cluster(cluster: str) -> str:
     """NFKC of one grapheme-ish cluster, left alone when it holds a super- or
-    subscript or a vulgar fraction (papers repeat few distinct clusters: cached)."""
+    subscript or a vulgar fraction, or is a spacing accent that NFKC would spell as a
+    space and a combining mark ("\u00b4" -> " \u0301": a new word boundary inside the
+    text, which no model writes). Papers repeat few distinct clusters: cached."""
     for ch in cluster:
         if unicodedata.decomposition(ch).startswith(_KEEP_TAGS):
             return cluster
-    return unicodedata.normalize("NFKC", cluster)
+    folded = unicodedata.normalize("NFKC", cluster)
+    if folded[:1] == " " and not cluster[:1].isspace():
+        return cluster
+    return folded
 
 
 def rule_furniture(text: str, rules: Rules, ctx: Context) -> list[Edit]:
@@ -535,10 +541,12 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         hyphen = m.group(1)
         if hyphen == "\u00ad" or mode == "drop":
             edits.append((m.start(), m.end(), "", HYPHEN_DROP))
-        elif mode == "keep" or ctx.is_quote:
-            edits.append((m.start(), m.end(), hyphen, HYPHEN_KEEP))
-        else:  # both: keep the hyphen, mark it optional
-            edits.append((m.start(), m.end(), hyphen, HYPHEN_KEEP | OPTIONAL))
+            continue
+        # keep: the hyphen stays itself (a match may end on it without taking in the
+        # line break), the break after it goes; both: the hyphen is marked optional
+        flag = HYPHEN_KEEP if mode == "keep" or ctx.is_quote else HYPHEN_KEEP | OPTIONAL
+        edits.append((m.start(), m.start() + 1, hyphen, flag))
+        edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
     return edits
 
 

@@ -305,24 +305,14 @@ def _assert_piece_sound(doc: Document, rules: Rules, n: Normalized, q: str, star
     # grapheme boundaries in the original text (the package's notion of a cluster)
     assert cluster_boundary(text, start) and cluster_boundary(text, end), ("inside a grapheme cluster", start, end)
     # no normalized character straddles either end: the match never starts or ends
-    # inside a ligature, NFKC or hyphen-break expansion. The one straddler allowed is a
-    # folded whitespace run that swallowed the space NFKC makes of a spacing accent
-    # (" \u00a8" -> "  \u0308" -> " \u0308"): the quote side strips that space too.
+    # inside a ligature, NFKC or hyphen-break expansion.
     for i in range(len(n.text)):
-        if n.text[i] == " " and n.flags[i] & WHITESPACE:
-            continue
         assert not n.starts[i] < start < n.ends[i], ("starts inside an expansion", i)
         assert not n.starts[i] < end < n.ends[i], ("ends inside an expansion", i)
     # (B) the normalized document over exactly the span is the normalized quote
     sel = _selected(n, start, end)
     assert sel and sel == list(range(sel[0], sel[-1] + 1)), sel
     a, b = sel[0], sel[-1] + 1
-    if rules.whitespace:  # the quote side strips its ends, so the span's edges may hold
-        # a space NFKC made of a spacing accent ("\u00b4" -> " \u0301")
-        while a < b and n.text[a] == " " and not q.startswith(" "):
-            a += 1
-        while b > a and n.text[b - 1] == " " and not q.endswith(" "):
-            b -= 1
     assert _matches(n, a, b, q, both), (n.text[a:b], q)
     # (A) as test_properties states it: the span on its own, normalized like a quote,
     # is the normalized quote (up to the end-of-line hyphens "both" dropped). Not when

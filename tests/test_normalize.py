@@ -33,6 +33,7 @@ R = Rules
         ("transduc-\r\ntion models", R(hyphenation="drop", whitespace=True), "transduction models"),  # CRLF text
         ("2-\n3", R(hyphenation="drop", whitespace=True), "2- 3"),  # never across digits
         ("cafe\u0301", R(unicode="nfkc"), "café"),
+        ("x\u00b4y \u00a8 \u1fc1", R(unicode="nfkc"), "x\u00b4y \u00a8 \u1fc1"),  # spacing accents stay whole
     ],
 )
 def test_rule(text, rules, expected):
