@@ -132,7 +132,7 @@ class Diagnoser:
             return "marker-missing", "a citation or footnote marker of the document is missing"
         stripped = _strip_punct(q)
         if stripped and stripped in self.unpunct:
-            return "punctuation-differs", "the words match but punctuation differs"
+            return "punctuation-differs", _PUNCT_DETAIL
         return None
 
     def _splice(self, q: str) -> str | None:
@@ -212,6 +212,8 @@ class Diagnoser:
             ca, cb = _expand_words(text, a, b, 6)
             probe = _word_cause(q, text[ca:cb], similarity)
         cause, detail = probe
+        if cause == "punctuation-differs" and detail == _PUNCT_DETAIL:
+            detail = _first_difference(passage, q) or detail
         norm = self.locator.norm
         start, end = norm.starts[a], norm.ends[b - 1]
         page = self.locator.document.page_at(start)
@@ -290,8 +292,27 @@ def _word_cause(q: str, passage: str, similarity: float) -> tuple[str, str]:
     if kinds == {"replace"} and all(" ".join(pw[o[1]:o[2]]).lower() == " ".join(qw[o[3]:o[4]]).lower() for o in ops):
         return "case-differs", f"'{removed}' in the document, '{added}' in the quote"
     if kinds == {"replace"} and all(not any(c.isalnum() for c in " ".join(pw[o[1]:o[2]]) + " ".join(qw[o[3]:o[4]])) for o in ops):
-        return "punctuation-differs", f"'{removed}' in the document, '{added}' in the quote"
+        return "punctuation-differs", f"{_show(removed)} in the document, {_show(added)} in the quote"
     return "word-changed", f"'{removed}' in the document, '{added}' in the quote"
+
+
+_PUNCT_DETAIL = "the words match but punctuation differs"
+
+
+def _show(text: str) -> str:
+    """``text`` quoted, with the Unicode names of its non-ASCII symbols (a U+2010
+    HYPHEN and a '-' look alike)."""
+    odd = [c for c in dict.fromkeys(text) if not c.isascii() and not c.isalnum()]
+    names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in odd)
+    return f"'{text}' ({names})" if names else f"'{text}'"
+
+
+def _first_difference(passage: str, quote: str) -> str:
+    """The first edit between the passage and the quote, as the detail of a rejection."""
+    for op in char_diff(passage, quote):
+        if op.op != "equal":
+            return f"{_show(op.passage) if op.passage else 'nothing'} in the document, {_show(op.quote) if op.quote else 'nothing'} in the quote"
+    return ""
 
 
 def char_diff(passage: str, quote: str) -> tuple[DiffOp, ...]:

@@ -29,3 +29,14 @@ def test_ambiguity_and_occurrences():
     doc = Document.from_text("The same sentence appears twice here.\nThe same sentence appears twice here.")
     v = Locator(doc).locate("The same sentence appears twice here.")
     assert v.accepted and v.ambiguous and v.occurrences == 2 and v.start == 0
+
+
+def test_a_punctuation_rejection_names_the_look_alike_characters():
+    doc = Document.from_text("A score of \u22120.5 was reached on the test set.\nThe self\u2010attention layer is here, we claim.")
+    loc = Locator(doc, "recommended")
+    minus = loc.locate("A score of -0.5 was reached on the test set.")
+    assert minus.cause == "punctuation-differs" and "'\u2212' (U+2212 MINUS SIGN) in the document, '-' in the quote" in minus.reason
+    hyphen = loc.locate("The self-attention layer is here, we claim.")
+    assert hyphen.cause == "punctuation-differs" and "U+2010 HYPHEN" in hyphen.reason
+    comma = loc.locate("The self\u2010attention layer is here we claim.")
+    assert comma.cause == "punctuation-differs" and "',' in the document, nothing in the quote" in comma.reason
