@@ -24,8 +24,8 @@ PDF text is built from pymupdf's ``dict`` output with the flags in
 from __future__ import annotations
 
 import atexit
-import gc
 import bisect
+import gc
 import hashlib
 import json
 import math
@@ -94,7 +94,7 @@ class Limits:
     def __post_init__(self) -> None:
         for name in ("seconds", "memory_mb", "max_pages", "max_file_bytes"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or value != value:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:  # NaN too
                 raise ConfigError(f"limits.{name}: expected a number greater than 0, got {value!r}")
 
 

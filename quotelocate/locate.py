@@ -407,7 +407,7 @@ class Locator:
         trail = int(len(q) > 1 and q[-1] in _HYPHENS and q[-2].isalpha())
         if not (lead or trail) or len(q) <= lead + trail:
             return found
-        text, seen = self._text, {o.a for o in found}
+        seen = {o.a for o in found}
         out = list(found)
         inner = q[lead : len(q) - trail]
         for o in self._find_key(q, _skeleton(inner), lead=lead, trail=trail):

@@ -387,3 +387,10 @@ def test_a_worker_that_cannot_be_started_is_a_document_error(monkeypatch):
     monkeypatch.setattr(document_module.os, "fork", fork)
     with pytest.raises(quotelocate.errors.DocumentError, match=r"^nofork\.pdf: cannot start an extraction worker"):
         Document.from_pdf_bytes(cat.text_pdf("Never extracted."), name="nofork.pdf")
+
+
+@pytest.mark.parametrize("field, value", [("seconds", 0), ("seconds", float("nan")), ("memory_mb", -1),
+                                          ("max_pages", True), ("max_file_bytes", "big")])
+def test_bad_limits_are_config_errors(field, value):
+    with pytest.raises(quotelocate.errors.ConfigError, match=rf"^limits\.{field}: expected a number greater than 0"):
+        Limits(**{field: value})
