@@ -56,15 +56,12 @@ from .errors import (
 PAGE_SEPARATOR = "\f"
 """Joins page texts in :attr:`Document.text`; whitespace to every rule that folds it."""
 
-EXTRACT_FLAGS = (
-    pymupdf.TEXT_PRESERVE_LIGATURES
-    | pymupdf.TEXT_PRESERVE_WHITESPACE
-    | pymupdf.TEXT_MEDIABOX_CLIP
-    | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
-)
+EXTRACT_FLAGS = pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 """pymupdf text flags in use: keep ligature glyphs and whitespace as they are (the
-normalizer decides what to fold), clip to the media box, and mark glyphs without a
-Unicode mapping instead of guessing. Recorded in :attr:`Document.extractor`."""
+normalizer decides what to fold) and clip to the media box. A glyph without a Unicode
+mapping comes out as U+FFFD, never as its raw character code (``TEXT_CID_FOR_UNKNOWN_UNICODE``
+is off: with it, the summation sign of 1706.03762 reads "P"), so a page of unmapped
+glyphs is found unverifiable. Recorded in :attr:`Document.extractor`."""
 
 MAX_PAGES = 5000
 MAX_FILE_BYTES = 512 * 1024 * 1024

@@ -295,9 +295,9 @@ CASES: tuple[Case, ...] = (
     Case("replacement-chars-allowed", "fffd.pdf", replacement_chars_pdf,
          Loads(warnings=("page 2 has no usable text layer",), unverifiable=(2,)), {"allow_textless_pages": True}),
     Case("unnamed-glyphs", "glyphs.pdf", unnamed_glyphs_pdf,
-         Raises(EmptyDocumentError, ("page 2 has no usable text layer",)),
-         xfail="with TEXT_CID_FOR_UNKNOWN_UNICODE unmapped glyphs come out as their raw codes ('ABBA'), "
-               "not U+FFFD, so the page looks like text"),
+         Raises(EmptyDocumentError, ("page 2 has no usable text layer",))),
+    Case("unnamed-glyphs-allowed", "glyphs.pdf", unnamed_glyphs_pdf,
+         Loads(warnings=("page 2 has no usable text layer",), unverifiable=(2,)), {"allow_textless_pages": True}),
     # 5. limits
     Case("page-count-huge", "huge.pdf", lambda: many_pages_pdf(6000),
          Raises(ExtractionLimitError, ("6000 pages exceeds the page limit of 5000",))),

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from quotelocate import synth
-from quotelocate.document import Document
+from quotelocate.document import EXTRACT_FLAGS, Document
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "datasets" / "synthetic"
@@ -163,7 +163,7 @@ def test_set_header(qset: dict, doc: Document) -> None:
     assert paper["url"] == "file:datasets/synthetic/synthetic.pdf" and paper["version"] == "1"
     text = paper["text"]
     assert text["extractor"] == "pymupdf" and isinstance(text["extractor_version"], str)
-    assert text["flags"] == 195 and text["sha256"] == doc.text_sha256
+    assert text["flags"] == EXTRACT_FLAGS == 67 and text["sha256"] == doc.text_sha256
     assert qset["chunking"] == {"size": 512, "overlap": 64, "group_size": 3}
 
 

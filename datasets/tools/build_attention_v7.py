@@ -316,14 +316,14 @@ FAITHFUL = [
         quote='Instead of performing a single attention function with dmodel-dimensional keys, values and queries, we found it beneficial to linearly project the queries, keys and values h times with different, learned linear projections to dk, dk and dv dimensions, respectively.',
     ),
     F(
-        raw='On each of these projected versions of\nqueries, keys and values we then perform the attention function in parallel, yielding dv-dimensional\n4To illustrate why the dot products get large, assume that the components of q and k are independent random\nvariables with mean 0 and variance 1. Then their dot product, q · k = Pdk\ni=1 qiki, has mean 0 and variance dk.\n4\n\x0coutput values.',
+        raw='On each of these projected versions of\nqueries, keys and values we then perform the attention function in parallel, yielding dv-dimensional\n4To illustrate why the dot products get large, assume that the components of q and k are independent random\nvariables with mean 0 and variance 1. Then their dot product, q · k = \ufffddk\ni=1 qiki, has mean 0 and variance dk.\n4\n\x0coutput values.',
         quote='On each of these projected versions of queries, keys and values we then perform the attention function in parallel, yielding dv-dimensional output values.',
         tags=['float-interleave'],
         drop=[('4To illustrate', '\x0c')],
         note="pages 4-5: footnote 4 and the page number 4 sit between 'dv-dimensional' and 'output values'",
     ),
     F(
-        raw='yielding dv-dimensional\n4To illustrate why the dot products get large, assume that the components of q and k are independent random\nvariables with mean 0 and variance 1. Then their dot product, q · k = Pdk\ni=1 qiki, has mean 0 and variance dk.\n4\n\x0coutput values. These are concatenated and once again projected, resulting in the final values, as\ndepicted in Figure 2.',
+        raw='yielding dv-dimensional\n4To illustrate why the dot products get large, assume that the components of q and k are independent random\nvariables with mean 0 and variance 1. Then their dot product, q · k = \ufffddk\ni=1 qiki, has mean 0 and variance dk.\n4\n\x0coutput values. These are concatenated and once again projected, resulting in the final values, as\ndepicted in Figure 2.',
         quote='yielding dv-dimensional output values. These are concatenated and once again projected, resulting in the final values, as depicted in Figure 2.',
         tags=['float-interleave'],
         drop=[('4To illustrate', '\x0c')],
