@@ -54,6 +54,7 @@ from typing import Sequence, Union
 
 import pymupdf
 
+from .dataset import FABRICATED_TAGS, FAITHFUL_TAGS
 from .document import PAGE_SEPARATOR, Document
 from .errors import ConfigError
 from .normalize import LIGATURES
@@ -92,16 +93,6 @@ SUP_RISE = 3.6
 
 SMART_QUOTES = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'}
 
-FAITHFUL_TAGS = frozenset(
-    "plain linebreak ligature hyphen-keep hyphen-drop page-number page-break chunk-boundary "
-    "neighbour-chunk smart-quote nfkc float-interleave footnote caption running-header "
-    "margin-stamp two-column table".split()
-)
-FABRICATED_TAGS = frozenset(
-    "number case negation marker-dropped splice paraphrase word-swap word-missing word-added "
-    "version-drift trivial lookalike invented-tail punctuation outside-material cross-flow "
-    "cross-column".split()
-)
 CHUNK_TAGS = frozenset({"chunk-boundary", "neighbour-chunk"})
 
 # Fonts: pymupdf's built-in Nimbus (Times) faces, embedded and subset so the
@@ -1020,7 +1011,7 @@ def build_quotes(doc: Document, lines: Sequence[LineRecord],
             raise SpecError(f"{spec.id}: duplicate id")
         seen.add(spec.id)
         allowed = FAITHFUL_TAGS if isinstance(spec, FaithfulSpec) else FABRICATED_TAGS
-        bad = set(spec.tags) - allowed
+        bad = set(spec.tags) - set(allowed)
         if bad or not spec.tags:
             raise SpecError(f"{spec.id}: tags {sorted(bad) or '[]'} not allowed for {spec.label}")
         if isinstance(spec, FaithfulSpec):

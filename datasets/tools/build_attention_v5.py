@@ -40,6 +40,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from quotelocate.dataset import FABRICATED_TAGS, FAITHFUL_TAGS  # noqa: E402
 from quotelocate.document import Document  # noqa: E402
 
 OUT = REPO / "datasets" / "attention-v5.yaml"
@@ -722,17 +723,7 @@ def chunks_containing(start: int, end: int, text_len: int) -> list[int]:
 # ---------------------------------------------------------------------------------
 # build
 # ---------------------------------------------------------------------------------
-FAITHFUL_TAGS = {
-    "plain", "linebreak", "ligature", "hyphen-keep", "hyphen-drop", "page-number",
-    "page-break", "chunk-boundary", "neighbour-chunk", "smart-quote", "nfkc",
-    "float-interleave", "footnote", "caption", "running-header", "margin-stamp",
-    "two-column", "table",
-}
-FABRICATED_TAGS = {
-    "number", "case", "negation", "marker-dropped", "splice", "paraphrase", "word-swap",
-    "word-missing", "word-added", "version-drift", "trivial", "lookalike",
-    "invented-tail", "punctuation", "outside-material", "cross-flow", "cross-column",
-}
+# the tag vocabulary is the loader's (quotelocate.dataset)
 ID_RE = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
@@ -795,7 +786,7 @@ def build_faithful(doc: Document, e: Faithful) -> dict:
     text = doc.text
     if not ID_RE.match(e.id):
         _fail(e.id, "bad id")
-    unknown = set(e.tags) - FAITHFUL_TAGS
+    unknown = set(e.tags) - set(FAITHFUL_TAGS)
     if unknown:
         _fail(e.id, f"unknown faithful tags {sorted(unknown)}")
     start = locate(text, e)
@@ -863,7 +854,7 @@ def build_fabricated(doc: Document, views: list[str], v7_views: list[str] | None
                      v5_norm: tuple[str, list[int]], e: Fabricated) -> dict:
     if not ID_RE.match(e.id):
         _fail(e.id, "bad id")
-    unknown = set(e.tags) - FABRICATED_TAGS
+    unknown = set(e.tags) - set(FABRICATED_TAGS)
     if unknown:
         _fail(e.id, f"unknown fabricated tags {sorted(unknown)}")
     if not e.note:
