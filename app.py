@@ -4,8 +4,8 @@ Run with ``make run`` (``streamlit run app.py``). Opens on the embedded ``synthe
 quote set; nothing is downloaded unless you ask for it.
 
 The script is thin: sidebar widgets -> a :class:`~quotelocate.normalize.Rules` config
--> cached library calls (:mod:`quotelocate.dataset`, :mod:`quotelocate.evaluate`,
-:mod:`quotelocate.runstore`) -> one ``render_*`` function per view, each taking data
+-> cached library calls (:mod:`quotelocate.data.quoteset`, :mod:`quotelocate.evaluation`,
+:mod:`quotelocate.evaluation.runstore`) -> one ``render_*`` function per view, each taking data
 that is already computed. Every widget that defines the view is bound to the URL
 (``bind="query-params"``), so a copied URL reopens the same set, rules and view.
 Document and quote text is only ever shown with ``st.text``, ``st.code`` or
@@ -23,15 +23,16 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from quotelocate import report, workbench
+from quotelocate.evaluation import report
+from quotelocate.interface import workbench
 from quotelocate.chunks import Chunking
-from quotelocate.dataset import BUNDLED_SETS, Quote, QuoteSet, fetch, load_quote_set
+from quotelocate.data.quoteset import BUNDLED_SETS, Quote, QuoteSet, fetch, load_quote_set
 from quotelocate.document import render_page_png
 from quotelocate.errors import PaperNotFoundError, QuotelocateError
-from quotelocate.evaluate import Evaluation, SavingsAssumptions, cause_table, evaluate, grid_configs
+from quotelocate.evaluation import Evaluation, SavingsAssumptions, cause_table, evaluate, grid_configs
 from quotelocate.locate import Locator, Verdict
 from quotelocate.normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
-from quotelocate.runstore import RunStore
+from quotelocate.evaluation.runstore import RunStore
 
 VIEWS = ("Evaluate", "Compare", "Inspect", "Savings", "Share", "Runs")
 UPLOAD = "upload"

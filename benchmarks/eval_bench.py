@@ -44,10 +44,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from quotelocate import Chunking, Document, preset  # noqa: E402
 from quotelocate.chunks import make_chunks  # noqa: E402
-from quotelocate.dataset import Anchor, Quote, QuoteSet, load_quote_set  # noqa: E402
+from quotelocate.data.quoteset import Anchor, Quote, QuoteSet, load_quote_set  # noqa: E402
 from quotelocate.errors import QuotelocateError  # noqa: E402
-from quotelocate.evaluate import evaluate  # noqa: E402
-from quotelocate.paths import find_paper  # noqa: E402
+from quotelocate.evaluation import evaluate  # noqa: E402
+from quotelocate.data.papers import find_paper  # noqa: E402
 
 BUDGET_S = 3.0
 PAPER = "1706.03762v7.pdf"

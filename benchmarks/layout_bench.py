@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from quotelocate import Document, Locator, preset  # noqa: E402
 from quotelocate.document import plain_text  # noqa: E402
 from quotelocate.layout import reading_order  # noqa: E402
-from quotelocate.paths import find_paper  # noqa: E402
+from quotelocate.data.papers import find_paper  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import timed  # noqa: E402

@@ -162,7 +162,7 @@ class Verdict:
         return cached
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form; enough for :func:`quotelocate.audit.audit` to re-check."""
+        """JSON-ready form; enough for :func:`quotelocate.evaluation.audit.audit_records` to re-check."""
         return {
             "accepted": self.accepted,
             "status": self.status,

@@ -40,7 +40,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from quotelocate.dataset import FABRICATED_TAGS, FAITHFUL_TAGS  # noqa: E402
+from quotelocate.data.quoteset import FABRICATED_TAGS, FAITHFUL_TAGS  # noqa: E402
 from quotelocate.document import Document  # noqa: E402
 
 OUT = REPO / "datasets" / "attention-v5.yaml"
@@ -723,7 +723,7 @@ def chunks_containing(start: int, end: int, text_len: int) -> list[int]:
 # ---------------------------------------------------------------------------------
 # build
 # ---------------------------------------------------------------------------------
-# the tag vocabulary is the loader's (quotelocate.dataset)
+# the tag vocabulary is the loader's (quotelocate.data.quoteset)
 ID_RE = re.compile(r"^[A-Za-z0-9._-]+$")
 
 

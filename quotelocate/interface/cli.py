@@ -14,15 +14,19 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence, TextIO
 
-from . import __version__
-from .chunks import Chunking, load_chunks_file
-from .document import DEFAULT_LIMITS, Document, Limits
-from .errors import ConfigError, QuoteInputError, QuotelocateError
-from .jsonl import read_jsonl
-from .locate import Locator, Verdict
-from .normalize import PRESETS, Rules, preset
+from .. import __version__
+from ..chunks import Chunking, load_chunks_file
+from ..errors import ConfigError, QuoteInputError, QuotelocateError
+from ..jsonl import read_jsonl
+from ..limits import DEFAULT_LIMITS, Limits
+from ..normalize import PRESETS, Rules, preset
+from . import eval_commands, report_commands
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..document import Document
+    from ..locate import Locator, Verdict
 
 EXIT_OK, EXIT_REJECTED, EXIT_ERROR = 0, 1, 2
 
@@ -96,6 +100,8 @@ def add_document_options(p: argparse.ArgumentParser) -> None:
 
 
 def open_document(args: argparse.Namespace, err: TextIO) -> Document:
+    from ..document import Document
+
     limits = Limits(seconds=args.max_seconds, memory_mb=args.max_memory_mb, max_pages=args.max_pages)
     doc = Document.open(args.paper, password=args.password, allow_textless_pages=args.allow_textless_pages,
                         limits=limits)
@@ -105,6 +111,8 @@ def open_document(args: argparse.Namespace, err: TextIO) -> Document:
 
 
 def build_locator(args: argparse.Namespace, doc: Document, rules: Rules) -> Locator:
+    from ..locate import Locator
+
     chunking = Chunking(size=args.chunk_size, overlap=args.chunk_overlap, group_size=args.group_size)
     chunks = load_chunks_file(args.chunks, doc.text) if getattr(args, "chunks", None) else None
     return Locator(doc, rules, chunking=chunking, chunks=chunks)
@@ -218,7 +226,7 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_audit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .audit import audit_records
+    from ..evaluation.audit import audit_records
 
     records = read_jsonl(args.verdicts, error=QuoteInputError, what="verdicts")
     report = audit_records(records, paper=args.paper, source=args.verdicts)
@@ -268,7 +276,7 @@ def cmd_text(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .synth import write_synthetic
+    from ..data.synthetic import write_synthetic
 
     for path in write_synthetic(Path(args.out), force=args.force):
         print(path, file=out)
@@ -318,14 +326,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="replace existing files that differ")
     p.set_defaults(handler=cmd_synth)
 
-    for module in ("cli_eval", "cli_report"):
-        try:
-            mod = __import__(f"{__package__}.{module}", fromlist=["add_parsers"])
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.{module}":
-                raise
-            continue
-        mod.add_parsers(sub)
+    eval_commands.add_parsers(sub)
+    report_commands.add_parsers(sub)
     return parser
 
 
@@ -352,5 +354,18 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         return EXIT_OK
 
 
-if __name__ == "__main__":  # pragma: no cover
+def run() -> None:
+    """The ``quotelocate`` console script and ``python -m quotelocate``.
+
+    pymupdf 2.0 imports its optional layout-model package (and onnxruntime) on import,
+    about a second of start-up that nothing in quotelocate uses. The command line is a
+    process of its own, so it declines that package before pymupdf is loaded; a library
+    caller's process is left as it is.
+    """
+    if "pymupdf" not in sys.modules:
+        sys.modules.setdefault("pymupdf.layout", None)  # type: ignore[arg-type]
     sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()
