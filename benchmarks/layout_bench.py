@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from quotelocate import Document, Locator, preset  # noqa: E402
 from quotelocate.document import plain_text  # noqa: E402
 from quotelocate.layout import reading_order  # noqa: E402
+from quotelocate.prepare import forget  # noqa: E402
 from quotelocate.data.papers import find_paper  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -47,7 +48,7 @@ def run(paper: Path, repeats: int) -> dict:
     load_inproc = timed(lambda: Document.open(paper, isolate=False), repeats)
     def cold(fn):  # the reading order is cached per document: time the first build
         def run():
-            doc.__dict__.pop("_reading_order", None)
+            forget(doc)
             return fn()
 
         return run

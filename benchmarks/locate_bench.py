@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from quotelocate import Document, Locator, preset  # noqa: E402
 from quotelocate.document import plain_text  # noqa: E402
 from quotelocate.normalize import Context, normalize, normalize_text  # noqa: E402
+from quotelocate.prepare import forget  # noqa: E402
 from quotelocate.data.papers import find_paper  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -100,7 +101,7 @@ def main(argv=None):
     res["pymupdf_extract_ms"] = timed(lambda: plain_text(path), args.repeats) * 1e3
     res["document_open_ms"] = timed(lambda: Document.open(path), args.repeats) * 1e3
     def cold_build():  # the layout reading order is cached per document: time a first build
-        doc.__dict__.pop("_reading_order", None)
+        forget(doc)
         return Locator(doc, rules)
 
     res["index_build_ms"] = timed(cold_build, args.repeats) * 1e3
