@@ -18,7 +18,7 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
@@ -28,7 +28,7 @@ from .kgrams import K, skeleton
 if TYPE_CHECKING:
     from .locate import Locator
 
-CAUSES = (
+Cause = Literal[
     "partial-word",
     "unverifiable-page",
     "invisible-text",
@@ -42,7 +42,11 @@ CAUSES = (
     "word-added",
     "word-changed",
     "not-in-document",
-)
+]
+"""Why a quote was not found: each rejection names one."""
+
+CAUSES: tuple[Cause, ...] = get_args(Cause)
+
 
 @dataclass(frozen=True)
 class DiffOp:
@@ -63,7 +67,7 @@ class NearMiss:
     end: int
     page: int
     similarity: float
-    cause: str
+    cause: Cause
     detail: str
     quote: str = ""  # the normalized quote the passage is compared with
 

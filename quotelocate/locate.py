@@ -25,10 +25,10 @@ import re
 import time
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Literal, NamedTuple, Sequence, get_args
 
 from .chunks import Chunk, Chunking, group_of, group_span, make_chunks
-from .diagnose import Diagnoser, NearMiss
+from .diagnose import Cause, Diagnoser, NearMiss
 from .document import Box, Document
 from .errors import ConfigError
 from .kgrams import K, kgram_index, skeleton, skeleton_with_map
@@ -49,7 +49,11 @@ from .normalize import (
 )
 from .prepare import prepare
 
-STATUSES = ("exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid")
+Status = Literal["exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid"]
+"""What became of a quote; the first three are acceptances."""
+STATUSES: tuple[Status, ...] = get_args(Status)
+VerdictCause = Cause | Literal["outside-material", "nul-character", "too-short", "empty"]
+"""The cause a rejected verdict carries: a diagnosis, or why the quote was not looked at."""
 ACCEPTED_STATUSES = frozenset({"exact", "normalized", "group-fallback"})
 SCOPES = ("chunk", "group", "document")
 _HYPHENS = ("-", "\u2010")
@@ -69,7 +73,7 @@ class Verdict:
 
     quote: str
     accepted: bool
-    status: str
+    status: Status
     start: int | None = None
     end: int | None = None
     pages: tuple[int, ...] = ()
@@ -80,7 +84,7 @@ class Verdict:
     scope: str = "document"
     cited_chunk: int | None = None
     chunks: tuple[int, ...] = ()
-    cause: str | None = None
+    cause: VerdictCause | None = None
     near_miss: NearMiss | None = None
     reason: str = ""
     fingerprint: str = ""
