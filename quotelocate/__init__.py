@@ -20,6 +20,7 @@ quotelocate`` (and ``quotelocate --version``) loads neither pymupdf nor pandas.
 from __future__ import annotations
 
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -39,6 +40,9 @@ _HOMES = {
     "Rules": "normalize",
     "normalize": "normalize",
     "preset": "normalize",
+    "Verifier": "verify",
+    "verify": "verify",
+    "verify_frame": "verify",
     # the evaluation and data layers need the [eval] extra
     "Evaluation": "evaluation.result",
     "SavingsAssumptions": "evaluation.savings",
@@ -61,6 +65,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from .limits import Limits
     from .locate import Locator, Verdict, locate
     from .normalize import PRESETS, Rules, normalize, preset
+    from .verify import Verifier, verify, verify_frame
+
+
+_SHADOWED = tuple(name for name, home in _HOMES.items() if name == home)
+"""Functions named like their module: importing the module binds its name on the
+package, so the function has to be put back after every import."""
 
 
 def __getattr__(name: str) -> Any:
@@ -68,8 +78,11 @@ def __getattr__(name: str) -> Any:
     if home is None:
         raise AttributeError(f"module 'quotelocate' has no attribute {name!r}")
     value = getattr(import_module(f".{home}", __name__), name)
-    if name != "normalize" and name != "locate":  # a function named like its module is looked up each time
-        globals()[name] = value
+    globals()[name] = value
+    for shadowed in _SHADOWED:
+        module = globals().get(shadowed)
+        if isinstance(module, ModuleType):
+            globals()[shadowed] = getattr(module, shadowed)
     return value
 
 
