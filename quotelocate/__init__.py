@@ -19,6 +19,7 @@ quotelocate`` (and ``quotelocate --version``) loads neither pymupdf nor pandas.
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -68,9 +69,23 @@ if TYPE_CHECKING:  # pragma: no cover
     from .verify import Verifier, verify, verify_frame
 
 
-_SHADOWED = tuple(name for name, home in _HOMES.items() if name == home)
-"""Functions named like their module: importing the module binds its name on the
-package, so the function has to be put back after every import."""
+_SHADOWED = frozenset(name for name, home in _HOMES.items() if name == home)
+"""Functions named like their module (``locate``, ``normalize``, ``verify``)."""
+
+
+class _Package(ModuleType):
+    """Importing ``quotelocate.verify`` binds the name ``verify`` on the package to the
+    module; for the functions named like their module, bind the function instead, so
+    ``quotelocate.verify`` is the function however the module was first imported (the
+    module itself stays in ``sys.modules``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, ModuleType) and hasattr(value, name):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:
@@ -79,10 +94,6 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'quotelocate' has no attribute {name!r}")
     value = getattr(import_module(f".{home}", __name__), name)
     globals()[name] = value
-    for shadowed in _SHADOWED:
-        module = globals().get(shadowed)
-        if isinstance(module, ModuleType):
-            globals()[shadowed] = getattr(module, shadowed)
     return value
 
 

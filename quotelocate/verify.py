@@ -51,7 +51,8 @@ FRAME_COLUMNS = ("accepted", "status", "page", "start", "end", "cause", "reason"
 
 def open_source(source: DocumentSource, *, name: str, limits: Limits = DEFAULT_LIMITS) -> Document:
     """Open one document given as a path, bytes or Document. Bytes that start like a PDF
-    are extracted as a PDF under ``limits``; other bytes must be UTF-8 text."""
+    are extracted as a PDF under ``limits``; other bytes must be UTF-8 text. A string is
+    a path; one with a line break, or longer than any path, is refused as text."""
     if isinstance(source, Document):
         return source
     if isinstance(source, (bytes, bytearray, memoryview)):
@@ -66,6 +67,11 @@ def open_source(source: DocumentSource, *, name: str, limits: Limits = DEFAULT_L
             line = data[: exc.start].count(b"\n") + 1
             raise QuoteInputError(f"{name}: line {line}: not valid UTF-8 at byte {exc.start} and not a PDF") from None
         return Document.from_text(text, name=name)
+    if isinstance(source, str) and ("\n" in source or len(source) > 4096):
+        raise QuoteInputError(
+            f"{name}: a string is read as a path, and this one looks like document text; "
+            "pass Document.from_text(text) or text.encode() instead"
+        )
     if isinstance(source, (str, os.PathLike)):
         return Document.open(source, limits=limits)
     raise QuoteInputError(f"{name}: expected a path, bytes or a Document, got {type(source).__name__}")

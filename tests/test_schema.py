@@ -40,7 +40,7 @@ def errors(name: str, instance) -> list[str]:
     return [e.message for e in validator(name).iter_errors(instance)]
 
 
-def _cli_batch(tmp_path: Path, paper: Path, set_file: Path, extra: list[dict]) -> list[dict]:
+def _cli_batch(tmp_path: Path, paper: Path, set_file: Path, extra: list[dict], *flags: str) -> list[dict]:
     """Run the real command line as a subprocess on every quote of a bundled set."""
     data = yaml.safe_load(set_file.read_text(encoding="utf-8"))
     lines = [{"id": q["id"], "quote": q["text"], "cited_chunk": q.get("cited_chunk")} for q in data["quotes"]] + extra
@@ -48,7 +48,7 @@ def _cli_batch(tmp_path: Path, paper: Path, set_file: Path, extra: list[dict]) -
     quotes.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.run(
-        [sys.executable, "-m", "quotelocate", "locate", str(paper), "--quotes", str(quotes), "--json"],
+        [sys.executable, "-m", "quotelocate", "locate", str(paper), "--quotes", str(quotes), "--json", *flags],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
     )  # fmt: skip
     assert proc.returncode == 1, proc.stderr  # the sets hold fabricated quotes, so some are rejected
@@ -74,6 +74,27 @@ def test_real_batch_output_validates(tmp_path, set_name):
     assert any(r["near_miss"] for r in records) and any(r["boxes"] for r in records)
     if set_name == "attention-v7":
         assert {"group-fallback", "outside-material"} <= statuses
+
+
+def test_langextract_output_validates(tmp_path):
+    records = _cli_batch(tmp_path, DATASETS / "synthetic" / "synthetic.pdf", DATASETS / "synthetic" / "synthetic.yaml",
+                         [], "--langextract")  # fmt: skip
+    batch = validator("batch-line")
+    for record in records:
+        assert not list(batch.iter_errors(record)), record["id"]
+        if record["accepted"]:
+            assert record["char_interval"] == {"start_pos": record["start"], "end_pos": record["end"]}
+            assert record["alignment_status"] == ("match_fuzzy" if record["rules"] else "match_exact")
+        else:
+            assert record["char_interval"] is None and record["alignment_status"] is None
+    assert {r["alignment_status"] for r in records} == {"match_exact", "match_fuzzy", None}
+    code, _, err = _run_main("locate", str(DATASETS / "synthetic" / "synthetic.pdf"), "a quote here", "--langextract")
+    assert code == 2 and "--langextract needs --json" in err
+
+
+def _run_main(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    return main(list(argv), out=out, err=err), out.getvalue(), err.getvalue()
 
 
 def test_broken_records_are_refused(tmp_path):

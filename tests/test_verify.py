@@ -111,6 +111,8 @@ def test_bad_documents_name_the_id():
         verify({"d": b"\xff\xfe not text"}, [{"doc": "d", "quote": "a b c d e f g"}])
     with pytest.raises(QuoteInputError, match=r"^d: expected a path, bytes or a Document"):
         verify({"d": 42}, [{"doc": "d", "quote": "a b c d e f g"}])
+    with pytest.raises(QuoteInputError, match=r"^d: a string is read as a path, and this one looks like document text"):
+        verify({"d": "Some text\nof a document"}, [{"doc": "d", "quote": "a b c d e f g"}])
     with pytest.raises(quotelocate.QuotelocateError, match="no such file"):
         verify({"d": "/nonexistent/paper.pdf"}, [{"doc": "d", "quote": "a b c d e f g"}])
 
