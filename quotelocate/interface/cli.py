@@ -3,8 +3,8 @@ library and print. Exit codes follow grep: 0 every quote accepted (or nothing to
 check), 1 some quote rejected or some audited verdict changed, 2 bad input or usage.
 
 Commands: ``locate``, ``audit``, ``chunks``, ``text``, ``synth``, plus the evaluation
-commands (``eval``, ``runs``, ``compare``, ``fetch``, ``report``) and ``schema``
-registered by their modules.
+commands (``eval``, ``runs``, ``compare``, ``fetch``, ``report``), ``schema`` and
+``serve`` registered by their modules.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ..errors import ConfigError, QuoteInputError, QuotelocateError
 from ..jsonl import read_jsonl
 from ..limits import DEFAULT_LIMITS, Limits
 from ..normalize import PRESETS, Rules, preset
-from . import eval_commands, report_commands, schema_commands
+from . import eval_commands, report_commands, schema_commands, serve
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..document import Document
@@ -338,6 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     eval_commands.add_parsers(sub)
     report_commands.add_parsers(sub)
     schema_commands.add_parsers(sub)
+    serve.add_parsers(sub)
     return parser
 
 
