@@ -23,6 +23,7 @@ only when the service is built.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import hmac
 import ipaddress
@@ -115,7 +116,13 @@ class ApiError(Exception):
 @dataclass
 class _Cached:
     document: Document
-    locators: dict[tuple, Locator] = field(default_factory=dict)
+    locators: dict[tuple, tuple[Locator, dict[str, Any]]] = field(default_factory=dict)  # with its rules config
+    info: dict[str, Any] = field(default_factory=dict)  # what every answer says about the document
+
+    def __post_init__(self) -> None:
+        doc = self.document
+        self.info = {"name": os.path.basename(doc.name), "kind": doc.kind, "pages": len(doc.pages),
+                     "text_sha256": doc.text_sha256, "warnings": list(doc.warnings)}  # fmt: skip
 
 
 class DocumentCache:
@@ -147,10 +154,11 @@ class DocumentCache:
             self._docs.popitem(last=False)
         return entry
 
-    def add_locator(self, entry: _Cached, key: tuple, locator: Locator) -> None:
-        entry.locators[key] = locator
+    def add_locator(self, entry: _Cached, key: tuple, locator: Locator) -> tuple[Locator, dict[str, Any]]:
+        entry.locators[key] = served = (locator, locator.rules.to_dict())
         while len(entry.locators) > self.max_locators:
             entry.locators.pop(next(iter(entry.locators)))
+        return served
 
 
 # -- request parsing ------------------------------------------------------------------
@@ -159,7 +167,7 @@ class DocumentCache:
 def _parse_request(obj: Any, config: ServeConfig, *, where: str = "body") -> dict[str, Any]:
     """Validate the request object; every error names the field."""
     from ..chunks import Chunking
-    from ..normalize import Rules, preset
+    from ..normalize import Rules
 
     if not isinstance(obj, dict):
         raise ApiError(400, "bad-request", f"{where}: expected a JSON object")
@@ -196,9 +204,10 @@ def _parse_request(obj: Any, config: ServeConfig, *, where: str = "body") -> dic
     rules_value = obj.get("rules", "recommended")
     try:
         if isinstance(rules_value, str):
-            rules = preset(rules_value)
+            rules, fingerprint = _preset(rules_value)
         elif isinstance(rules_value, dict):
             rules = Rules.from_dict(rules_value)
+            fingerprint = rules.fingerprint
         else:
             raise ConfigError("expected a preset name or a rules object")
         chunking_value = obj.get("chunking") or {}
@@ -216,7 +225,17 @@ def _parse_request(obj: Any, config: ServeConfig, *, where: str = "body") -> dic
     sha = obj.get("sha256")
     if sha is not None and (not isinstance(sha, str) or not _SHA256.match(sha)):
         raise ApiError(400, "bad-request", f"{where}.sha256: expected 64 lower-case hex digits")
-    return {"items": items, "rules": rules, "chunking": chunking, "scope": scope, "langextract": langextract, "sha256": sha}
+    return {"items": items, "rules": rules, "fingerprint": fingerprint, "chunking": chunking, "scope": scope,
+            "langextract": langextract, "sha256": sha}  # fmt: skip
+
+
+@functools.lru_cache(maxsize=None)
+def _preset(name: str) -> tuple[Any, str]:
+    """A preset and its fingerprint, computed once per name (a request names one)."""
+    from ..normalize import preset
+
+    rules = preset(name)
+    return rules, rules.fingerprint
 
 
 def _open_upload(data: bytes, name: str, limits: Limits) -> Document:
@@ -398,16 +417,16 @@ def create_app(config: ServeConfig = ServeConfig()) -> Starlette:
             return parsed, data, name
         raise ApiError(415, "unsupported-media-type", f"content type {ctype or '(none)'}: send application/json or multipart/form-data")
 
-    async def locator_for(sha: str, entry: _Cached, parsed: dict[str, Any]) -> Locator:
-        key = (parsed["rules"].fingerprint, parsed["chunking"])
-        loc = entry.locators.get(key)
-        if loc is None:
+    async def locator_for(entry: _Cached, parsed: dict[str, Any]) -> tuple[Locator, dict[str, Any]]:
+        key = (parsed["fingerprint"], parsed["chunking"])
+        served = entry.locators.get(key)
+        if served is None:
             async with cache.build_lock:
-                loc = entry.locators.get(key)
-                if loc is None:
+                served = entry.locators.get(key)
+                if served is None:
                     loc = await run_in_threadpool(Locator, entry.document, parsed["rules"], chunking=parsed["chunking"])
-                    cache.add_locator(entry, key, loc)
-        return loc
+                    served = cache.add_locator(entry, key, loc)
+        return served
 
     async def verify_endpoint(request: Request) -> Response:
         if not authorized(request):
@@ -430,7 +449,7 @@ def create_app(config: ServeConfig = ServeConfig()) -> Starlette:
             entry = cache.get(sha)
             if entry is None:
                 raise ApiError(404, "unknown-document", f"no document with sha256 {sha} here; upload it as multipart/form-data")
-        locator = await locator_for(sha, entry, parsed)
+        locator, rules_config = await locator_for(entry, parsed)
         verdicts = []
         fields = None
         if parsed["langextract"]:
@@ -444,12 +463,10 @@ def create_app(config: ServeConfig = ServeConfig()) -> Starlette:
             if fields is not None:
                 record.update(fields(verdict))
             verdicts.append(record)
-        doc = entry.document
         return JSONResponse({
             "sha256": sha,
-            "document": {"name": os.path.basename(doc.name), "kind": doc.kind, "pages": len(doc.pages),
-                         "text_sha256": doc.text_sha256, "warnings": list(doc.warnings)},
-            "rules": locator.rules.to_dict(),
+            "document": entry.info,
+            "rules": rules_config,
             "fingerprint": locator.fingerprint,
             "verdicts": verdicts,
         })  # fmt: skip
