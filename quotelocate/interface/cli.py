@@ -3,8 +3,8 @@ library and print. Exit codes follow grep: 0 every quote accepted (or nothing to
 check), 1 some quote rejected or some audited verdict changed, 2 bad input or usage.
 
 Commands: ``locate``, ``audit``, ``chunks``, ``text``, ``synth``, plus the evaluation
-commands (``eval``, ``runs``, ``compare``, ``fetch``, ``report``) registered by their
-modules.
+commands (``eval``, ``runs``, ``compare``, ``fetch``, ``report``), ``schema`` and
+``serve`` registered by their modules.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ..errors import ConfigError, QuoteInputError, QuotelocateError
 from ..jsonl import read_jsonl
 from ..limits import DEFAULT_LIMITS, Limits
 from ..normalize import PRESETS, Rules, preset
-from . import eval_commands, report_commands
+from . import eval_commands, report_commands, schema_commands, serve
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..document import Document
@@ -201,6 +201,8 @@ def _marked_context(verdict: Verdict, locator: Locator, width: int = 60) -> str:
 def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if (args.quote is None) == (args.quotes is None):
         raise _UsageError("quotelocate locate: give either a QUOTE or --quotes FILE")
+    if args.langextract and not args.json:
+        raise _UsageError("quotelocate locate: --langextract needs --json")
     rules = rules_from_args(args)
     items = _read_quotes(args.quotes) if args.quotes else [{"id": 1, "quote": args.quote, "cited_chunk": args.cited_chunk}]
     doc = open_document(args, err)
@@ -214,7 +216,12 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise QuoteInputError(f"{where}{exc}") from None
         rejected += not verdict.accepted
         if args.json:
-            print(json.dumps(verdict_record(verdict, qid=item["id"], locator=locator), ensure_ascii=False), file=out)
+            record = verdict_record(verdict, qid=item["id"], locator=locator)
+            if args.langextract:
+                from ..integrations.langextract import langextract_fields
+
+                record.update(langextract_fields(verdict))
+            print(json.dumps(record, ensure_ascii=False), file=out)
         else:
             if args.quotes:
                 print(f"[{item['id']}] ", end="", file=out)
@@ -300,6 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cited-chunk", type=int, metavar="N", help="chunk the model cited (single quote)")
     p.add_argument("--scope", choices=["chunk", "group", "document"], help="default: group with a cited chunk, else document")
     p.add_argument("--json", action="store_true", help="one JSON object per quote, in input order")
+    p.add_argument("--langextract", action="store_true",
+                   help="with --json, add LangExtract's char_interval and alignment_status to each object")
     add_rule_options(p)
     add_chunk_options(p)
     p.set_defaults(handler=cmd_locate)
@@ -328,6 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     eval_commands.add_parsers(sub)
     report_commands.add_parsers(sub)
+    schema_commands.add_parsers(sub)
+    serve.add_parsers(sub)
     return parser
 
 
