@@ -276,6 +276,13 @@ class Locator:
                 raise ConfigError(f"cited_chunk: {cited_chunk!r} is not a chunk index (0..{len(self.chunks) - 1})")
         elif scope != "document":
             raise ConfigError(f"scope {scope!r} needs a cited chunk")
+        limit = self.rules.max_chars
+        if limit and len(quote) > limit:
+            # checked on the quote as given, before any work that grows with its length
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="invalid", cause="too-long",
+                reason=f"quote is too long: {len(quote)} characters (> {limit})",
+            )  # fmt: skip
         q, qflags = normalize_quote(quote, self.rules)
         reason = self._invalid_reason(q)
         if reason:
@@ -613,8 +620,14 @@ class Locator:
         return f"{page}, offset {o.start}-{o.end}"
 
     def _reject(self, q: str, quote: str, scope: str, cited_chunk: int | None) -> Verdict:
-        from .diagnose import Diagnoser
+        from .diagnose import DIAGNOSE_CHARS, Diagnoser
 
+        if len(q) > DIAGNOSE_CHARS:
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="not-found", cause="too-long-to-diagnose",
+                reason=f"not in the document as quoted; at {len(q)} characters (> {DIAGNOSE_CHARS}) "
+                "the quote is too long to look for a near miss",
+            )  # fmt: skip
         if self._diag is None:
             self._diag = Diagnoser(self)
         miss = self._diag.near_miss(q)

@@ -120,6 +120,10 @@ class Rules:
         the previous piece, within one text flow).
     ellipsis_gap: int = 300
         Longest omission an ellipsis may stand for, in normalized characters.
+    max_chars: int = 5000
+        A quote longer than this many characters, as given, is ``invalid`` (cause
+        ``too-long``) before any search; ``0`` means no limit. A model quoting a
+        paper does not copy pages, and the limit keeps each verdict cheap.
     """
 
     quotes: bool = False
@@ -134,6 +138,7 @@ class Rules:
     min_words: int = 3
     ellipsis: str = "verbatim"
     ellipsis_gap: int = 300
+    max_chars: int = 5000
 
     def __post_init__(self) -> None:
         if self.unicode not in UNICODE_MODES:
@@ -147,7 +152,7 @@ class Rules:
         for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"rules.{name}: expected true or false, got {getattr(self, name)!r}")
-        for name in ("min_chars", "min_words", "ellipsis_gap"):
+        for name in ("min_chars", "min_words", "ellipsis_gap", "max_chars"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ConfigError(f"rules.{name}: expected a whole number >= 0, got {value!r}")
@@ -203,7 +208,7 @@ class Rules:
         return ", ".join(self.active()) or "exact substring"
 
 
-_LATER_FIELDS = {"ellipsis": "verbatim", "ellipsis_gap": 300}
+_LATER_FIELDS = {"ellipsis": "verbatim", "ellipsis_gap": 300, "max_chars": 5000}
 """Fields added after semantics version 1, with the defaults that reproduce it."""
 
 

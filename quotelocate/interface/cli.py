@@ -66,6 +66,8 @@ def add_rule_options(p: argparse.ArgumentParser) -> None:
                    help="longest omission an ellipsis may stand for, in characters (default 300)")
     g.add_argument("--min-chars", dest="rule_min_chars", type=int, default=None, metavar="N")
     g.add_argument("--min-words", dest="rule_min_words", type=int, default=None, metavar="N")
+    g.add_argument("--max-chars", dest="rule_max_chars", type=int, default=None, metavar="N",
+                   help="longer quotes are invalid (default 5000; 0: no limit)")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
