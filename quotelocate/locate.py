@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, Sequence, get_args
 
 from .chunks import Chunk, Chunking, group_of, group_span, make_chunks
-from .diagnose import Cause, Diagnoser, NearMiss
+from .diagnose import DIAGNOSE_CHARS, Cause, Diagnoser, NearMiss
 from .document import Box, Document
 from .errors import ConfigError
 from .kgrams import K, kgram_index, skeleton, skeleton_with_map
@@ -52,7 +52,7 @@ from .prepare import prepare
 Status = Literal["exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid"]
 """What became of a quote; the first three are acceptances."""
 STATUSES: tuple[Status, ...] = get_args(Status)
-VerdictCause = Cause | Literal["outside-material", "nul-character", "too-short", "empty"]
+VerdictCause = Cause | Literal["outside-material", "nul-character", "too-short", "too-long", "empty"]
 """The cause a rejected verdict carries: a diagnosis, or why the quote was not looked at."""
 ACCEPTED_STATUSES = frozenset({"exact", "normalized", "group-fallback"})
 SCOPES = ("chunk", "group", "document")
@@ -203,6 +203,13 @@ class Locator:
                 raise ConfigError(f"cited_chunk: {cited_chunk!r} is not a chunk index (0..{len(self.chunks) - 1})")
         elif scope != "document":
             raise ConfigError(f"scope {scope!r} needs a cited chunk")
+        limit = self.rules.max_chars
+        if limit and len(quote) > limit:
+            # checked on the quote as given, before any work that grows with its length
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="invalid", cause="too-long",
+                reason=f"quote is too long: {len(quote)} characters (> {limit})",
+            )  # fmt: skip
         q, qflags = normalize_quote(quote, self.rules)
         reason = self._invalid_reason(q)
         if reason:
@@ -540,6 +547,12 @@ class Locator:
         return f"{page}, offset {o.start}-{o.end}"
 
     def _reject(self, q: str, quote: str, scope: str, cited_chunk: int | None) -> Verdict:
+        if len(q) > DIAGNOSE_CHARS:
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="not-found", cause="too-long-to-diagnose",
+                reason=f"not in the document as quoted; at {len(q)} characters (> {DIAGNOSE_CHARS}) "
+                "the quote is too long to look for a near miss",
+            )  # fmt: skip
         if self._diag is None:
             self._diag = Diagnoser(self)
         miss = self._diag.near_miss(q)

@@ -120,6 +120,10 @@ class Rules:
         the previous piece, within one text flow).
     ellipsis_gap: int = 300
         Longest omission an ellipsis may stand for, in normalized characters.
+    max_chars: int = 5000
+        A quote longer than this many characters, as given, is ``invalid`` (cause
+        ``too-long``) before any search; ``0`` means no limit. A model quoting a
+        paper does not copy pages, and the limit keeps each verdict cheap.
     """
 
     quotes: bool = False
@@ -134,6 +138,7 @@ class Rules:
     min_words: int = 3
     ellipsis: str = "verbatim"
     ellipsis_gap: int = 300
+    max_chars: int = 5000
 
     def __post_init__(self) -> None:
         if self.unicode not in UNICODE_MODES:
@@ -147,7 +152,7 @@ class Rules:
         for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"rules.{name}: expected true or false, got {getattr(self, name)!r}")
-        for name in ("min_chars", "min_words", "ellipsis_gap"):
+        for name in ("min_chars", "min_words", "ellipsis_gap", "max_chars"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ConfigError(f"rules.{name}: expected a whole number >= 0, got {value!r}")
@@ -203,7 +208,7 @@ class Rules:
         return ", ".join(self.active()) or "exact substring"
 
 
-_LATER_FIELDS = {"ellipsis": "verbatim", "ellipsis_gap": 300}
+_LATER_FIELDS = {"ellipsis": "verbatim", "ellipsis_gap": 300, "max_chars": 5000}
 """Fields added after semantics version 1, with the defaults that reproduce it."""
 
 
@@ -728,50 +733,56 @@ def is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_" or _is_mark(ch)
 
 
-def _hangul(ch: str) -> str:
-    """Hangul syllable type of ``ch`` (Unicode's L, V, T, LV, LVT), or ''."""
-    cp = ord(ch)
-    if 0x1100 <= cp <= 0x115F or 0xA960 <= cp <= 0xA97C:
-        return "L"
-    if 0x1160 <= cp <= 0x11A7 or 0xD7B0 <= cp <= 0xD7C6:
-        return "V"
-    if 0x11A8 <= cp <= 0x11FF or 0xD7CB <= cp <= 0xD7FB:
-        return "T"
-    if 0xAC00 <= cp <= 0xD7A3:
-        return "LV" if (cp - 0xAC00) % 28 == 0 else "LVT"
-    return ""
+_SAFE_PAIR = re.compile(r"[\x00-\u02ff](?=[\x00-\u02ff])")
+"""A character before U+0300 followed by another: always a grapheme boundary between
+them (no Prepend, ZWJ, regional indicator, Extend or SpacingMark lies below U+0300),
+except CR LF, which the scan steps over."""
 
 
-_HANGUL_JOINS = {("L", "L"), ("L", "V"), ("L", "LV"), ("L", "LVT"), ("LV", "V"), ("LV", "T"), ("V", "V"),
-                 ("V", "T"), ("LVT", "T"), ("T", "T")}
-"""Pairs of Hangul syllable types that form one grapheme cluster (UAX #29, GB6-GB8)."""
+@functools.cache
+def _cluster_re():
+    """UAX #29 extended grapheme clusters (``regex``'s ``\\X``, current Unicode),
+    compiled on first use so ``import quotelocate`` does not pay for it."""
+    import regex
+
+    return regex.compile(r"\X")
+
+
+def _safe_start(text: str, pos: int) -> int:
+    """The last grapheme boundary at or before ``pos`` that can be found by looking at two
+    characters (see :data:`_SAFE_PAIR`): searched in growing windows, so the cost is the
+    distance back to it (a few characters in any text with spaces or ASCII)."""
+    width = 64
+    while True:
+        lo = max(0, pos - width)
+        last = -1
+        for m in _SAFE_PAIR.finditer(text, lo, pos):
+            if not (text[m.start()] == "\r" and text[m.start() + 1] == "\n"):
+                last = m.start() + 1
+        if last > 0:
+            return last
+        if lo == 0:
+            return 0
+        width *= 16
 
 
 def cluster_boundary(text: str, pos: int) -> bool:
-    """False when ``pos`` falls inside a grapheme cluster of ``text``: between CR and
-    LF, before a combining mark, a ZWNJ, a variation selector or an emoji modifier,
-    after or before a ZWJ, inside a Hangul syllable spelled with conjoining jamo, or
-    between two regional indicators of one flag."""
+    """True when ``pos`` is an extended grapheme cluster boundary of ``text`` (UAX #29,
+    as implemented by the ``regex`` module's ``\\X``): a match never starts or ends
+    inside a cluster (a base and its marks, a Thai SARA AM, a Devanagari conjunct, a
+    Hangul syllable in jamo, an emoji ZWJ sequence, a flag, a Prepend and its base).
+
+    Two characters both below U+0300 decide at once (the only cluster among them is CR
+    LF); otherwise clusters are matched from the nearest earlier boundary that two
+    characters prove, so only a small window around ``pos`` is segmented."""
     if pos <= 0 or pos >= len(text):
         return True
     nxt, prev = text[pos], text[pos - 1]
     if nxt < "\u0300" and prev < "\u0300":
         return not (prev == "\r" and nxt == "\n")
-    if (_is_mark(nxt) or "\ufe00" <= nxt <= "\ufe0f" or "\U0001f3fb" <= nxt <= "\U0001f3ff"
-            or nxt in "\uff9e\uff9f"):
-        return False
-    if nxt == "\u200d" or prev == "\u200d" or nxt == "\u200c":
-        return False
-    if "\u1100" <= nxt <= "\ud7fb" and (_hangul(prev), _hangul(nxt)) in _HANGUL_JOINS:
-        return False
-    if "\U0001f1e6" <= nxt <= "\U0001f1ff" and "\U0001f1e6" <= prev <= "\U0001f1ff":
-        # inside a flag when an odd number of indicators precede pos in this run
-        run = 0
-        i = pos - 1
-        while i >= 0 and "\U0001f1e6" <= text[i] <= "\U0001f1ff":
-            run += 1
-            i -= 1
-        return run % 2 == 0
-    if "\U000e0020" <= nxt <= "\U000e007f":  # tag sequences (subdivision flags)
-        return False
+    start = _safe_start(text, pos)
+    for m in _cluster_re().finditer(text, start):
+        end = m.end()
+        if end >= pos:
+            return end == pos
     return True
