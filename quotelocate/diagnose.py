@@ -148,9 +148,9 @@ _CONFUSABLES = str.maketrans(
 )
 
 
+_CONFUSABLE_RE = re.compile("[" + "".join(chr(c) for c in _CONFUSABLES) + "]")
 _PUNCT = regex.compile(r"\p{P}")
 
-_CONFUSABLE_RE = re.compile("[" + "".join(chr(c) for c in _CONFUSABLES) + "]")
 
 def _strip_punct(text: str) -> str:
     return " ".join(_PUNCT.sub(" ", text).split())
