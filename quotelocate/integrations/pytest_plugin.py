@@ -23,7 +23,6 @@ it imports nothing heavy until a test asks for a document.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 import pytest
@@ -40,21 +39,10 @@ class DocumentCache:
 
     def __call__(self, path: str | os.PathLike) -> Document:
         from ..document import Document
-        from ..errors import DocumentError
+        from .documents import find_document
 
-        p = Path(path)
-        if not p.exists() and p.name == os.fspath(path):
-            from ..data.papers import find_paper, papers_search_path
-
-            found = find_paper(p.name)
-            if found is None:
-                folders = os.pathsep.join(str(f) for f in papers_search_path())
-                raise DocumentError(f"{p}: no such file here nor on the papers search path ({folders})")
-            p = found
-        try:
-            st = p.resolve().stat()
-        except OSError:
-            raise DocumentError(f"{p}: no such file") from None
+        p = find_document(path)
+        st = p.resolve().stat()
         key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
         doc = self._docs.get(key)
         if doc is None:
