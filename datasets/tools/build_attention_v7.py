@@ -463,7 +463,7 @@ FAITHFUL = [
         tags=['page-number'],
         cite='neighbour',
         drop=['6\n\x0c'],
-        note='pages 6-7: the fragment from the seed report; page number 6 omitted',
+        note='pages 6-7: a sentence fragment that crosses the page break; page number 6 omitted',
     ),
     F(
         raw='To improve computational performance for tasks involving\nvery long sequences, self-attention could be restricted to considering only a neighborhood of size r in\nthe input sequence centered around the respective output position.',
