@@ -613,6 +613,91 @@ def _verify_anchors(
             )
 
 
+def _yaml_string(value: str) -> str:
+    """A YAML double-quoted scalar (JSON string syntax is a subset of it)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def quote_set_yaml(
+    *,
+    name: str,
+    description: str,
+    paper: Paper,
+    quotes: Sequence[Quote],
+    chunking: Chunking | None = None,
+    header: str = "",
+) -> str:
+    """A quote set file (format 1) as text, every string double-quoted so that nothing
+    is read back as another type. The one writer the generators and builders share.
+
+    >>> print(quote_set_yaml(name="tiny", description="", paper=Paper(file="p.pdf", sha256="0" * 64),
+    ...       quotes=[Quote(id="q1", text="no", label="fabricated", tags=("case",))]))
+    format: 1
+    name: tiny
+    description: ""
+    paper:
+      file: "p.pdf"
+      sha256: "0000000000000000000000000000000000000000000000000000000000000000"
+    quotes:
+      - id: q1
+        text: "no"
+        label: fabricated
+        tags: [case]
+    <BLANKLINE>
+    """
+    q = _yaml_string
+    out = [f"# {header}"] if header else []
+    out += ["format: 1", f"name: {name}", f"description: {q(description)}", "paper:", f"  file: {q(paper.file)}"]
+    out.append(f"  sha256: {q(paper.sha256)}")
+    if paper.url:
+        out.append(f"  url: {q(paper.url)}")
+    if paper.version:
+        out.append(f"  version: {q(paper.version)}")
+    if paper.text is not None:
+        t = paper.text
+        out += ["  text:", f"    extractor: {t.extractor}", f"    extractor_version: {q(t.extractor_version)}",
+                f"    flags: {t.flags}", f"    sha256: {q(t.sha256)}"]
+    if chunking is not None:
+        out += ["chunking:", f"  size: {chunking.size}", f"  overlap: {chunking.overlap}", f"  group_size: {chunking.group_size}"]
+    out.append("quotes:")
+    for quote in quotes:
+        out.append(f"  - id: {quote.id}")
+        out.append(f"    text: {q(quote.text)}")
+        out.append(f"    label: {quote.label}")
+        out.append(f"    tags: [{', '.join(quote.tags)}]")
+        if quote.cited_chunk is not None:
+            out.append(f"    cited_chunk: {quote.cited_chunk}")
+        if quote.anchor is not None:
+            a = quote.anchor
+            out += ["    anchor:", f"      page: {a.page}", f"      start: {a.start}", f"      end: {a.end}", f"      text: {q(a.text)}"]
+        if quote.note:
+            out.append(f"    note: {q(quote.note)}")
+    return "\n".join(out) + "\n"
+
+
+def dump_quote_set(data: Mapping[str, Any], *, header: str = "") -> str:
+    """A set assembled as a format-1 mapping (as ``yaml.safe_load`` reads one back),
+    written by :func:`quote_set_yaml`. Loading the text validates it."""
+    p = data["paper"]
+    pin = p.get("text")
+    quotes = [
+        Quote(id=q["id"], text=q["text"], label=q["label"], tags=tuple(q["tags"]), cited_chunk=q.get("cited_chunk"),
+              anchor=Anchor(**q["anchor"]) if q.get("anchor") else None, note=q.get("note", ""))
+        for q in data["quotes"]
+    ]
+    return quote_set_yaml(
+        name=data["name"],
+        description=data.get("description", ""),
+        paper=Paper(
+            file=p["file"], sha256=p["sha256"], url=p.get("url", ""), version=p.get("version", ""),
+            text=None if pin is None else TextPin(str(pin["extractor"]), str(pin["extractor_version"]), int(pin["flags"]), str(pin["sha256"])),
+        ),
+        chunking=Chunking(**data["chunking"]) if data.get("chunking") else None,
+        quotes=quotes,
+        header=header,
+    )
+
+
 def _quote_to_dict(q: Quote) -> dict:
     d: dict[str, Any] = {"id": q.id, "text": q.text, "label": q.label, "tags": list(q.tags)}
     if q.cited_chunk is not None:
