@@ -116,14 +116,26 @@ def test_an_unusable_tracking_uri_is_one_error_naming_it(tmp_path):
         log_evaluation(Evaluation(meta={"set": "x"}), tracking_uri=str(blocker), report_html="<html></html>")
 
 
-def test_subprocess_prints_one_line_on_a_bad_store(tmp_path):
+def test_subprocess_prints_one_line_on_a_bad_store_before_the_run(tmp_path):
     blocker = tmp_path / "store"
     blocker.write_text("occupied")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    # the set does not exist either: the store is checked first, before any evaluation
     proc = subprocess.run(
-        [sys.executable, "-m", "quotelocate", "eval", "synthetic", "--preset", "exact", "--repeats", "1", "--no-store", "--mlflow", str(blocker)],
+        [sys.executable, "-m", "quotelocate", "eval", str(tmp_path / "no-such-set.yaml"), "--no-store", "--mlflow", str(blocker)],
         capture_output=True, text=True, env=env, timeout=600,
     )  # fmt: skip
-    assert proc.returncode != 0
-    assert "Traceback" not in proc.stderr
-    assert "mlflow file://" in proc.stderr and "store" in proc.stderr
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "mlflow file://" in proc.stderr and "no-such-set" not in proc.stderr
+
+
+def test_without_a_uri_mlflow_tracking_uri_is_used(tmp_path, monkeypatch):
+    from quotelocate.evaluation.result import Evaluation
+
+    store = tmp_path / "env-store"
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", store.as_uri())
+    logged = log_evaluation(Evaluation(meta={"set": "empty"}), report_html="<html></html>", experiment="from-env")
+    assert logged.tracking_uri == store.as_uri()
+    run = mlflow.MlflowClient(tracking_uri=store.as_uri()).get_run(logged.run_id)
+    assert run.data.params == {"set": "empty"} and run.info.status == "FINISHED"

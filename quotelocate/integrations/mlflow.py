@@ -105,37 +105,56 @@ def log_evaluation(
     to attach; by default it is rendered from ``ev``. Any failure of MLflow (a store it
     cannot open, a server that refuses) is an :class:`IntegrationError` naming the URI.
     """
-    try:
-        import mlflow
-        from mlflow.exceptions import MlflowException
-    except ImportError as exc:
-        raise IntegrationError(f"--mlflow: needs the 'mlflow' extra ({exc.name} not installed); pip install 'quotelocate[mlflow]'") from None
-    uri = _normalize_uri(tracking_uri)
     if report_html is None:
         from ..evaluation.report import render_html
 
         report_html = render_html(ev)
     from ..evaluation.frames import records
 
-    where = uri or "MLflow's default tracking URI"
+    with _mlflow_session(tracking_uri) as client:
+        experiment_id = _experiment_id(client, experiment)
+        name = run_name or f"{ev.meta.get('set', 'evaluation')} ({len(ev.metrics)} configs)"
+        run = client.create_run(experiment_id, run_name=name, tags={"quotelocate.set": str(ev.meta.get("set", ""))})
+        run_id = run.info.run_id
+        try:
+            _log_run(client, run_id, ev, report_html, records)
+        except BaseException:
+            client.set_terminated(run_id, status="FAILED")
+            raise
+        client.set_terminated(run_id, status="FINISHED")
+        return LoggedRun(run_id=run_id, experiment_id=experiment_id, tracking_uri=client.tracking_uri)
+
+
+def check_destination(tracking_uri: str | None = None, *, experiment: str = EXPERIMENT) -> str:
+    """Open the tracking store and the experiment (creating it) without logging a run,
+    so a store that cannot be used fails before a long evaluation; returns the experiment id."""
+    with _mlflow_session(tracking_uri) as client:
+        return _experiment_id(client, experiment)
+
+
+def _experiment_id(client: Any, experiment: str) -> str:
+    exp = client.get_experiment_by_name(experiment)
+    return exp.experiment_id if exp is not None else client.create_experiment(experiment)
+
+
+@contextlib.contextmanager
+def _mlflow_session(tracking_uri: str | None) -> Iterator[Any]:
+    """An MLflow client for ``tracking_uri``; MLflow's failures become one IntegrationError naming it."""
+    try:
+        import mlflow
+        from mlflow.exceptions import MlflowException
+    except ImportError as exc:
+        raise IntegrationError(f"--mlflow: needs the 'mlflow' extra ({exc.name} not installed); pip install 'quotelocate[mlflow]'") from None
+    uri = _normalize_uri(tracking_uri or os.environ.get("MLFLOW_TRACKING_URI"))
+    where = uri or "(MLflow's default tracking URI)"
     try:
         with _file_store_allowed(uri):
-            client = mlflow.MlflowClient(tracking_uri=uri)
-            exp = client.get_experiment_by_name(experiment)
-            experiment_id = exp.experiment_id if exp is not None else client.create_experiment(experiment)
-            name = run_name or f"{ev.meta.get('set', 'evaluation')} ({len(ev.metrics)} configs)"
-            run = client.create_run(experiment_id, run_name=name, tags={"quotelocate.set": str(ev.meta.get("set", ""))})
-            run_id = run.info.run_id
-            try:
-                _log_run(client, run_id, ev, report_html, records)
-            except BaseException:
-                client.set_terminated(run_id, status="FAILED")
-                raise
-            client.set_terminated(run_id, status="FINISHED")
-            return LoggedRun(run_id=run_id, experiment_id=experiment_id, tracking_uri=client.tracking_uri)
+            yield mlflow.MlflowClient(tracking_uri=uri)
     except MlflowException as exc:
-        first = str(exc.message if hasattr(exc, "message") else exc).strip().splitlines()[0]
+        first = str(getattr(exc, "message", exc)).strip().splitlines()[0]
         raise IntegrationError(f"mlflow {where}: {first}") from None
+    except ImportError as exc:  # a database store needs modules that mlflow-skinny leaves out
+        raise IntegrationError(f"mlflow {where}: this store needs the module {exc.name!r}; install the full 'mlflow' package") from None
     except OSError as exc:
         raise IntegrationError(f"mlflow {where}: {exc.strerror or exc}") from None
 

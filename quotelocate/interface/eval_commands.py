@@ -103,8 +103,11 @@ def eval_configs(presets: list[str] | None, grid: bool) -> dict[str, Rules]:
 
 def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     require("eval", "quotelocate eval")
-    if args.mlflow is not None:
-        require("mlflow", "quotelocate eval --mlflow")  # before the long run, not after it
+    if args.mlflow is not None:  # a tracking store that cannot be used fails before the long run
+        require("mlflow", "quotelocate eval --mlflow")
+        from ..integrations.mlflow import check_destination
+
+        check_destination(args.mlflow or None, experiment=args.mlflow_experiment)
     from tqdm import tqdm
 
     from ..data.quoteset import load_quote_set
