@@ -30,7 +30,7 @@ from typing import Any, Literal, NamedTuple, Sequence, get_args
 from .chunks import Chunk, Chunking, group_of, group_span, make_chunks
 from .diagnose import DIAGNOSE_CHARS, Cause, Diagnoser, NearMiss
 from .document import Box, Document
-from .errors import ConfigError
+from .errors import ChunkError, ConfigError
 from .kgrams import K, kgram_index, skeleton, skeleton_with_map
 from .normalize import (
     BARRIER,
@@ -284,6 +284,25 @@ class Locator:
     ) -> list[Verdict]:
         """:meth:`locate` for each quote, in order, with the same citation and scope."""
         return [self.locate(q, cited_chunk=cited_chunk, scope=scope) for q in quotes]
+
+    def with_chunks(self, chunks: Sequence[Chunk], *, group_size: int = 1) -> "Locator":
+        """This locator with other chunks (what another retrieval showed the model),
+        sharing its normalized text and index instead of building them again.
+
+        ``chunks`` are spans of :attr:`Document.text`, numbered from 0 in order of start.
+        """
+        chunks = tuple(chunks)
+        n = len(self.document.text)
+        for i, c in enumerate(chunks):
+            if c.index != i or not 0 <= c.start <= c.end <= n or (i and c.start < chunks[i - 1].start):
+                raise ChunkError(f"chunk {i}: chunks must be numbered from 0 in order of start, within 0..{n}; got {c}")
+        other = object.__new__(Locator)
+        other.__dict__.update(self.__dict__)
+        other.chunking = dataclasses.replace(self.chunking, group_size=group_size)
+        other.chunks = chunks
+        other._group_size = group_size
+        other._chunk_starts = [c.start for c in chunks]
+        return other
 
     # -- internals ------------------------------------------------------------------------
     def _invalid_reason(self, q: str) -> str:
