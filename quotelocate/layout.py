@@ -719,7 +719,7 @@ def _reading_order(document: Document) -> Normalized:
         for k, i in enumerate(flow.lines):
             start, end = lines[i].start, lines[i].end
             if k == 0 and flow.kind == FOOTNOTE:
-                cut = _raised_marker(document, start, end)
+                cut = _raised_marker(document, lines[i])
                 if cut is not None:  # "⁴To illustrate" reads "4 To illustrate"
                     out.line(start, cut)
                     out.separator(" ")
@@ -728,19 +728,26 @@ def _reading_order(document: Document) -> Normalized:
     return out.result()
 
 
-def _raised_marker(document: Document, start: int, end: int) -> int | None:
+def _raised_marker(document: Document, line: Line) -> int | None:
     """Where the text of a footnote starts when its marker is set raised and glued to
-    the first word (``4To``): the offset after the marker, else None."""
-    line = document.text[start:end]
-    m = _FOOTNOTE_MARKER.match(line)
+    the first word (``4To``): the offset after the marker, else None. Raised means the
+    marker's font span sits on a baseline at least 15% of the next span's size higher."""
+    start, end = line.start, line.end
+    text = document.text[start:end]
+    m = _FOOTNOTE_MARKER.match(text)
     # only a marker that is a word character can glue to the word after it
-    if m is None or m.end() >= len(line) or not m.group().strip().isalnum() or not line[m.end()].isalnum():
+    if m is None or m.end() >= len(text) or not m.group().strip().isalnum() or not text[m.end()].isalnum():
         return None
     cut = start + m.end()
-    marker, first = document.char_box(cut - 1), document.char_box(cut)
-    if marker is None or first is None:
-        return None
-    height = first[3] - first[1]
-    if height <= 0 or marker[3] > first[3] - 0.15 * height:
+    before = after = None
+    for span in line.spans:
+        if span[0] < cut:
+            before = span
+        else:
+            after = span
+            break
+    if before is None or after is None or after[0] != cut or after[1] <= 0:
+        return None  # the marker and the word share one span: not raised
+    if before[2] > after[2] - 0.15 * after[1]:
         return None
     return cut
