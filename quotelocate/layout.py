@@ -348,8 +348,11 @@ class _Layout:
         cand_set, free_set = set(cands), set(free)
         if not cands:
             return [(free, 0.0)]
-        left = _percentile([lines[i].bbox[0] for i in cands], 0.05)
-        right = _percentile([lines[i].bbox[2] for i in cands], 0.95)
+        # the text extent comes from lines of every size: a column of smaller type (a
+        # reference list) still reaches the page's right edge
+        extent = [i for i in free if len(self.texts[i].strip()) >= 3] or cands
+        left = _percentile([lines[i].bbox[0] for i in extent], 0.02)
+        right = _percentile([lines[i].bbox[2] for i in extent], 0.98)
         span = right - left
         if span <= 0:
             return [(free, 0.0)]
@@ -370,8 +373,11 @@ class _Layout:
             assert best is not None
             crossing, g0, g1 = best
             gx = (g0 + g1) / 2
-            on_left = sum(1 for i in cands if lines[i].bbox[2] <= gx and _width(lines[i]) >= 0.3 * span)
-            on_right = sum(1 for i in cands if lines[i].bbox[0] >= gx and _width(lines[i]) >= 0.3 * span)
+            # running text on both sides; a column of smaller type (references) counts
+            sides = [i for i in free if lines[i].size >= 0.7 * size and _width(lines[i]) >= 0.3 * span
+                     and self._wordy(i, 3)]
+            on_left = sum(1 for i in sides if lines[i].bbox[2] <= gx)
+            on_right = sum(1 for i in sides if lines[i].bbox[0] >= gx)
             if on_left >= 3 and on_right >= 3 and crossing * 10 <= 4 * len(cands):
                 gutter = gx
         if gutter is None:
@@ -497,6 +503,28 @@ class _Layout:
                 cells += 1
         return cells
 
+    def _cell_edges(self, row: Sequence[int]) -> list[tuple[float, float]]:
+        """The (left, right) edges of a row's cells (see :meth:`_cells`)."""
+        lines = self.lines
+        out = [[lines[row[0]].bbox[0], lines[row[0]].bbox[2]]]
+        for a, b in zip(row, row[1:]):
+            if lines[b].bbox[0] - lines[a].bbox[2] >= self.body_size:
+                out.append([lines[b].bbox[0], lines[b].bbox[2]])
+            else:
+                out[-1][1] = lines[b].bbox[2]
+        return [(x0, x1) for x0, x1 in out]
+
+    def _aligned(self, upper: Sequence[int], lower: Sequence[int]) -> bool:
+        """Two rows of a table: at least two of the lower row's cells line up with cells
+        of the upper one (left edges, right edges or centres within 3 pt). Running text
+        broken into pieces around inline math has gaps, but not in the same places."""
+        top = self._cell_edges(upper)
+        shared = 0
+        for x0, x1 in self._cell_edges(lower):
+            if any(abs(x0 - a0) <= 3 or abs(x1 - a1) <= 3 or abs((x0 + x1) - (a0 + a1)) <= 6 for a0, a1 in top):
+                shared += 1
+        return shared >= 2
+
     def _grow(self, rows: list[list[int]], r: int, step: int, para_blocks: set[int]) -> list[int]:
         lines, texts = self.lines, self.texts
         out: list[int] = []
@@ -547,7 +575,7 @@ class _Layout:
                 r += 1
                 continue
             end = r
-            while end + 1 < len(rows) and tabular[end + 1]:
+            while end + 1 < len(rows) and tabular[end + 1] and self._aligned(rows[end], rows[end + 1]):
                 end += 1
             if end > r:
                 for row in rows[r : end + 1]:

@@ -1,7 +1,8 @@
 """Where papers and stored runs live: the papers search path and the user cache.
 
-The search path is ``$QUOTELOCATE_PAPERS`` (folders separated by ``os.pathsep``), then
-``datasets/papers/`` of this checkout, then the user cache
+The search path is ``$QUOTELOCATE_PAPERS`` (folders separated by ``os.pathsep``), each
+followed by its ``corpus/`` subfolder when it has one (the shared papers folder keeps its
+real-paper corpus there), then ``datasets/papers/`` of this checkout, then the user cache
 (``$XDG_CACHE_HOME/quotelocate/papers``, default ``~/.cache/quotelocate/papers``).
 """
 
@@ -20,7 +21,12 @@ def cache_dir() -> Path:
 
 
 def papers_search_path() -> list[Path]:
-    folders = [Path(p) for p in os.environ.get("QUOTELOCATE_PAPERS", "").split(os.pathsep) if p]
+    folders = []
+    for p in os.environ.get("QUOTELOCATE_PAPERS", "").split(os.pathsep):
+        if p:
+            folders.append(Path(p))
+            if (Path(p) / "corpus").is_dir():
+                folders.append(Path(p) / "corpus")
     folders.append(DATASETS_DIR / "papers")
     folders.append(cache_dir())
     return folders

@@ -1,0 +1,220 @@
+"""How often the reading-order roles agree with pymupdf's layout model, per paper.
+
+The heuristic in :mod:`quotelocate.layout` gives every text line a role from geometry
+and typography alone. pymupdf 2.0 ships a trained layout model (``pymupdf.layout``,
+``page.get_layout()`` then ``page.layout_information``: typed boxes). This script uses
+the model as an independent oracle: every line the model puts in one of its boxes is
+compared, role against class, after both are folded to four roles:
+
+============  ===================================================  ============================
+role          heuristic kinds                                      model classes
+============  ===================================================  ============================
+body          body                                                 text, title, section-header,
+                                                                   list-item, formula
+footnote      footnote                                             footnote
+float         caption, float                                       caption, picture, table
+furniture     furniture                                            page-header, page-footer
+============  ===================================================  ============================
+
+A line belongs to the model box its bounding box overlaps most; lines in no box, and
+blank lines, are left out. The model crashes the interpreter on some pages (a
+segmentation fault inside its native code), so it runs in a child process that is
+restarted after a crash; such pages are counted and left out.
+
+    python benchmarks/layout_agreement.py [--papers DIR] [--json] [--disagreements N]
+
+prints the share of lines whose roles agree, per paper, with the number of lines
+compared, the pages the model could not read, and the confusion counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from quotelocate import Document  # noqa: E402
+from quotelocate.layout import classify  # noqa: E402
+from quotelocate.paths import find_paper  # noqa: E402
+
+CORPUS = (
+    "acl2020_specter.pdf",
+    "arxiv2015_influential_nodes_rotated.pdf",
+    "arxiv2022_strain_sensor_elsarticle.pdf",
+    "clef2008_ave_answer_validation_msword.pdf",
+    "emnlp2004_monolingual_mt_paraphrase_msword.pdf",
+    "ieee_tcsvt1997_disk_storage_scalable_video.pdf",
+    "jcap2008_apparent_accelerations.pdf",
+    "natneuro2011_ephaptic_coupling.pdf",
+    "pldi2009_tracemonkey.pdf",
+    "pmj2010_iron_deficiency_hpylori.pdf",
+)
+"""The ten real papers of the shared corpus (found on the papers search path)."""
+
+ROLE_OF_KIND = {
+    "body": "body",
+    "footnote": "footnote",
+    "caption": "float",
+    "float": "float",
+    "furniture": "furniture",
+}
+ROLE_OF_CLASS = {
+    "text": "body",
+    "title": "body",
+    "section-header": "body",
+    "list-item": "body",
+    "formula": "body",
+    "footnote": "footnote",
+    "caption": "float",
+    "picture": "float",
+    "table": "float",
+    "page-header": "furniture",
+    "page-footer": "furniture",
+}
+ROLES = ("body", "footnote", "float", "furniture")
+
+_CHILD = r"""
+import json, sys
+import pymupdf
+import pymupdf.layout  # noqa: F401  (registers page.get_layout)
+path, first = sys.argv[1], int(sys.argv[2])
+with pymupdf.open(path) as pdf:
+    for index in range(first, pdf.page_count):
+        print(json.dumps({"page": index + 1, "started": True}), flush=True)
+        page = pdf[index]
+        page.get_layout()
+        boxes = [[float(b[0]), float(b[1]), float(b[2]), float(b[3]), str(b[4])]
+                 for b in (page.layout_information or [])]
+        print(json.dumps({"page": index + 1, "boxes": boxes}), flush=True)
+"""
+
+
+def model_boxes(path: Path, pages: int, *, timeout: float = 600.0) -> tuple[dict[int, list], list[int]]:
+    """The layout model's boxes per 1-based page, and the pages it crashed on."""
+    boxes: dict[int, list] = {}
+    failed: list[int] = []
+    first = 0
+    while first < pages:
+        proc = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(path), str(first)],
+            capture_output=True, text=True, timeout=timeout, check=False,
+        )
+        started = None
+        for line in proc.stdout.splitlines():
+            record = json.loads(line)
+            if "boxes" in record:
+                boxes[record["page"]] = record["boxes"]
+            else:
+                started = record["page"]
+        if proc.returncode == 0:
+            break
+        if started is None or started in boxes:
+            raise RuntimeError(f"{path.name}: the layout model failed before reading a page: {proc.stderr[-300:]}")
+        failed.append(started)
+        first = started  # 0-based index of the page after the crash
+    return boxes, failed
+
+
+def _overlap(a, b) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+@dataclass
+class Agreement:
+    """Agreement on one paper: lines compared, lines that agree, the confusion counts
+    (heuristic role, model role) and the pages the model could not read."""
+
+    paper: str
+    compared: int = 0
+    agreed: int = 0
+    confusion: Counter = field(default_factory=Counter)
+    failed_pages: list[int] = field(default_factory=list)
+    examples: list[tuple[int, str, str, str]] = field(default_factory=list)
+
+    @property
+    def share(self) -> float:
+        return self.agreed / self.compared if self.compared else 0.0
+
+
+def agreement(path: Path, *, document: Document | None = None, boxes: dict | None = None,
+              failed: list[int] | None = None) -> Agreement:
+    """Compare the heuristic roles of ``path`` with the model's classes."""
+    doc = document or Document.open(path)
+    if boxes is None:
+        boxes, failed = model_boxes(path, len(doc.pages))
+    roles = classify(doc)
+    result = Agreement(path.name, failed_pages=list(failed or []))
+    for line, role in zip(doc.lines, roles):
+        mine = ROLE_OF_KIND.get(role.kind)
+        page_boxes = boxes.get(line.page)
+        if mine is None or not page_boxes:
+            continue
+        best = max(page_boxes, key=lambda b: _overlap(line.bbox, b))
+        if _overlap(line.bbox, best) <= 0:
+            continue
+        theirs = ROLE_OF_CLASS.get(best[4])
+        if theirs is None:
+            continue
+        result.compared += 1
+        result.confusion[(mine, theirs)] += 1
+        if mine == theirs:
+            result.agreed += 1
+        else:
+            result.examples.append((line.page, mine, theirs, doc.text[line.start : line.end]))
+    return result
+
+
+def table(results: list[Agreement]) -> str:
+    """A Markdown table: paper, lines compared, agreement, and the two commonest
+    disagreements."""
+    out = ["| paper | lines | agree | commonest disagreements (heuristic → model) | model failed on pages |",
+           "| --- | ---: | ---: | --- | --- |"]
+    for r in results:
+        worst = [(k, n) for k, n in r.confusion.most_common() if k[0] != k[1]][:2]
+        text = ", ".join(f"{a} → {b} ({n})" for (a, b), n in worst) or "none"
+        pages = ", ".join(map(str, r.failed_pages)) or "none"
+        out.append(f"| {r.paper} | {r.compared} | {100 * r.share:.1f}% | {text} | {pages} |")
+    compared = sum(r.compared for r in results)
+    agreed = sum(r.agreed for r in results)
+    out.append(f"| all | {compared} | {100 * agreed / max(compared, 1):.1f}% | | |")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=Path, help="folder of the corpus PDFs (default: the papers search path)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--disagreements", type=int, default=0, metavar="N",
+                        help="also print N disagreeing lines per paper")
+    args = parser.parse_args(argv)
+    results = []
+    for name in CORPUS:
+        path = (args.papers / name) if args.papers else find_paper(name)
+        if path is None or not Path(path).is_file():
+            print(f"{name}: not found; pass --papers or set QUOTELOCATE_PAPERS", file=sys.stderr)
+            return 1
+        results.append(agreement(Path(path)))
+    if args.json:
+        print(json.dumps([{"paper": r.paper, "compared": r.compared, "agreed": r.agreed, "share": r.share,
+                           "failed_pages": r.failed_pages,
+                           "confusion": {f"{a}->{b}": n for (a, b), n in r.confusion.items()}} for r in results],
+                         indent=2))
+        return 0
+    print(table(results))
+    for r in results[: len(results) if args.disagreements else 0]:
+        print(f"\n{r.paper}")
+        for page, mine, theirs, text in r.examples[: args.disagreements]:
+            print(f"  p{page} {mine:>9} vs {theirs:<9} {text[:70]!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
