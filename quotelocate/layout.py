@@ -345,6 +345,8 @@ class _Layout:
         gutter that few of them cross."""
         lines, size = self.lines, self.body_size
         cands = [i for i in free if abs(lines[i].size - size) <= 0.15 * size and self._wordy(i, 3)]
+        if len(cands) < 8:  # a page set in smaller type (a reference list): use its text
+            cands = [i for i in free if lines[i].size >= 0.6 * size and self._wordy(i, 3)]
         cand_set, free_set = set(cands), set(free)
         if not cands:
             return [(free, 0.0)]
@@ -455,6 +457,7 @@ class _Layout:
         starts = [
             row[0] for row in rows
             if _CAPTION.match(texts[row[0]]) and (starts_in is None or row[0] in starts_in)
+            and self._starts_paragraph(row[0])
         ]
         if not starts:
             return
@@ -489,10 +492,28 @@ class _Layout:
             up = match is not None and match.group("kind")[:3].lower() in _FIGURE_KINDS
             region = self._grow(rows, r0 - 1, -1, para_blocks) if up else self._grow(rows, r1 + 1, 1, para_blocks)
             if not region and not before:
-                region = self._grow(rows, r1 + 1, 1, para_blocks) if up else self._grow(rows, r0 - 1, -1, para_blocks)
+                # nothing on the content side: the content is on the other side, or
+                # beside the caption; running text there is not part of it
+                region = (self._grow(rows, r1 + 1, 1, para_blocks, stop_at_text=True) if up
+                          else self._grow(rows, r0 - 1, -1, para_blocks, stop_at_text=True))
             region = before + [i for i in region if i not in before]
             if region:
                 self._set(region, FLOAT, self._new_flow())
+
+    def _starts_paragraph(self, i: int) -> bool:
+        """The line opens a paragraph: it is the first of its block, or the line before
+        it in the block ends above it by more than half a line (a sentence that only
+        happens to start a line with "Fig. 2." is not a caption)."""
+        lines, line = self.lines, self.lines[i]
+        j = i - 1
+        while j >= 0 and lines[j].page == line.page and lines[j].block == line.block and not self.texts[j].strip():
+            j -= 1  # blank lines (a lone space) say nothing
+        if j < 0 or lines[j].page != line.page or lines[j].block != line.block:
+            return True
+        above = lines[j].bbox
+        if min(above[2], line.bbox[2]) <= max(above[0], line.bbox[0]):
+            return True  # not above it: elsewhere in the block
+        return line.bbox[1] - above[3] > 0.5 * line.size
 
     def _cells(self, row: Sequence[int]) -> int:
         """How many cells a row has: lines separated by gaps wider than the body size."""
@@ -525,12 +546,20 @@ class _Layout:
                 shared += 1
         return shared >= 2
 
-    def _grow(self, rows: list[list[int]], r: int, step: int, para_blocks: set[int]) -> list[int]:
+    def _grow(self, rows: list[list[int]], r: int, step: int, para_blocks: set[int], *,
+              stop_at_text: bool = False) -> list[int]:
+        """Rows from ``r`` in direction ``step`` that belong to a float, up to running
+        text, a heading or other material; ``stop_at_text`` also stops at a row with a
+        line of body-size words."""
         lines, texts = self.lines, self.texts
         out: list[int] = []
         while 0 <= r < len(rows):
             row = rows[r]
             if any(self.kinds[i] != BODY for i in row):
+                break
+            if stop_at_text and any(
+                abs(lines[i].size - self.body_size) <= 0.1 * self.body_size and self._wordy(i, 4) for i in row
+            ):
                 break
             if any(lines[i].block in para_blocks for i in row):
                 break
@@ -559,8 +588,8 @@ class _Layout:
         normal = [lines[i] for i in free if lines[i].size >= 0.9 * self.body_size]
         for i in free:
             line = lines[i]
-            if line.size > label or (width and _width(line) >= 0.5 * width):
-                continue
+            if line.size > label or (width and _width(line) >= 0.5 * width) or self._wordy(i, 5):
+                continue  # a label is short; a run of words in small type is text
             x0, y0, x1, y1 = line.bbox
             attached = any(  # a superscript or subscript next to running text
                 min(y1, n.bbox[3]) > max(y0, n.bbox[1]) and n.bbox[0] - x1 <= self.body_size and x0 - n.bbox[2] <= self.body_size
