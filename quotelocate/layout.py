@@ -88,7 +88,7 @@ class Flow:
 
 _CAPTION = re.compile(
     r"^\s*(?P<kind>fig(?:ure)?|tab(?:le)?|algorithm|listing|chart|scheme|exhibit|plate)s?\.?\s*"
-    r"(?:[A-Z]\.?)?\d+(?:[.\-]\d+)*[a-z]?\s*[:.|\u2014\u2013]",
+    r"(?:(?:[A-Z]\.?)?\d+(?:[.\-]\d+)*[a-z]?|[IVXLC]{1,6})(?:\s*[:.|\u2014\u2013]|\s*$)",
     re.I,
 )
 _FIGURE_KINDS = ("fig", "cha", "sch", "exh", "pla")  # content above the caption
@@ -204,6 +204,7 @@ class _Layout:
         self.text_width = [0.0] * len(lines)  # width of the column (or page text) a line is in
         self.two_column: set[int] = set()
         self._next_flow = 0
+        self._last_note: dict[int, tuple[int, int]] = {}  # page -> (flow, line) of its last note
         self.by_page: dict[int, list[int]] = defaultdict(list)
         for i, ln in enumerate(lines):
             self.by_page[ln.page].append(i)
@@ -214,6 +215,7 @@ class _Layout:
         self._furniture()
         for page in document.pages:
             self._page(page.number)
+        self.drop_caps = self._drop_caps()
 
     # -- shared -----------------------------------------------------------------------
     def _new_flow(self) -> int:
@@ -408,13 +410,18 @@ class _Layout:
     def _footnotes(self, scope: tuple[list[int], float], height: float) -> None:
         """Footnotes: the rows at the bottom of a column set in a smaller font, below
         some body-size text, in the lower half of the page; a new note starts at a
-        marker (digit or symbol) at the start of a row."""
+        marker (digit or symbol) at the start of a row. Rows before the first marker
+        are a note too when a gap of a body line or more parts them from the text above
+        (an unnumbered note: a received date, a copyright block), or when they continue
+        the last note of the page before, which stopped without closing its sentence
+        (they join that note)."""
         lines, texts = self.lines, self.texts
         members = self._free(scope[0])
         rows = _rows(members, lines)
         small = SMALL_RATIO * self.body_size
         zone: list[list[int]] = []
         bounded = False
+        above = None
         for row in reversed(rows):
             if _CAPTION.match(texts[row[0]]):  # a float sits above the notes
                 bounded = True
@@ -423,17 +430,31 @@ class _Layout:
                 zone.append(row)
             else:
                 bounded = any(lines[i].size > small for i in row)
+                above = row
                 break
         if not zone or not bounded or any(self._cells(row) >= 3 for row in zone):
             return
         zone.reverse()
+        unmarked: list[list[int]] = []
         while zone and not _FOOTNOTE_MARKER.match(texts[zone[0][0]]):
-            zone.pop(0)
-        if not zone:
-            return
-        left = min(lines[i].bbox[0] for row in zone for i in row)
+            unmarked.append(zone.pop(0))
         flow = -1
-        prev_block = None
+        if unmarked:
+            page = lines[unmarked[0][0]].page
+            last = self._last_note.get(page - 1)
+            gap = _row_box(unmarked[0], lines)[1] - _row_box(above, lines)[3] if above else 0.0
+            if last is not None and not texts[last[1]].rstrip().endswith((".", "!", "?", ")")):
+                flow = last[0]
+            elif gap >= self.body_size:
+                flow = self._new_flow()
+            else:
+                unmarked = []
+            for row in unmarked:
+                self._set(row, FOOTNOTE, flow)
+        if not zone and not unmarked:
+            return
+        left = min(lines[i].bbox[0] for row in unmarked + zone for i in row)
+        prev_block = lines[unmarked[-1][-1]].block if unmarked else None
         for row in zone:
             first = row[0]
             line = lines[first]
@@ -444,6 +465,10 @@ class _Layout:
                 flow = self._new_flow()
             self._set(row, FOOTNOTE, flow)
             prev_block = lines[row[-1]].block
+        end = (unmarked + zone)[-1][-1]
+        page = lines[end].page
+        if page not in self._last_note or lines[end].bbox[0] >= lines[self._last_note[page][1]].bbox[0]:
+            self._last_note[page] = (flow, end)  # the right column's notes come last
 
     def _captions(self, members: list[int], starts_in: set[int] | None = None) -> None:
         """Captions and the figure or table they belong to: the caption paragraph, then
@@ -625,6 +650,32 @@ class _Layout:
                 self.flows[i] = flow
             prev_float = is_orphan
 
+    def _drop_caps(self) -> dict[int, int]:
+        """Drop caps: a body line of one or two letters set at least twice the body
+        size and at least two body lines tall, with a body line starting within a body
+        size to its right, beside its top half. Maps the drop cap's line to that line,
+        which continues the same word ("I" + "N this paper")."""
+        lines, texts, size = self.lines, self.texts, self.body_size
+        out: dict[int, int] = {}
+        for i, line in enumerate(lines):
+            text = texts[i].strip()
+            if (self.kinds[i] != BODY or not self.horizontal[i] or line.size < 2 * size
+                    or not (1 <= len(text) <= 2 and text.isalpha())
+                    or line.bbox[3] - line.bbox[1] < 2 * size):
+                continue
+            x1, y0, y1 = line.bbox[2], line.bbox[1], line.bbox[3]
+            best = None
+            for j in self.by_page[line.page]:
+                other = lines[j]
+                if j == i or self.kinds[j] != BODY or not texts[j][:1].isalpha():
+                    continue
+                if 0 <= other.bbox[0] - x1 <= size and y0 - size <= other.bbox[1] <= (y0 + y1) / 2:
+                    if best is None or other.bbox[1] < lines[best].bbox[1]:
+                        best = j
+            if best is not None:
+                out[i] = best
+        return out
+
     # -- results --------------------------------------------------------------------------
     def roles(self) -> tuple[Role, ...]:
         return tuple(Role(k, f) for k, f in zip(self.kinds, self.flows))
@@ -721,6 +772,12 @@ class _Builder:
             self.jumps.append(self.length)
         self.span(s, e)
 
+    def glue(self, s: int, e: int) -> None:
+        """Continue the current word with original ``[s, e)``, leaving out what lies
+        between (the line break after a drop cap); a match over it has two spans."""
+        self.jumps.append(self.length)
+        self.span(s, e)
+
     def barrier(self) -> None:
         self.separator(FLOW_BARRIER)
         self.prev_end = None
@@ -769,7 +826,17 @@ def _reading_order(document: Document) -> Normalized:
     layout = _Layout(document)
     lines = document.lines
     out = _Builder(document.text)
+    glued: dict[int, int] = {}  # line -> the drop cap it continues
+    for cap, rest in layout.drop_caps.items():
+        glued[rest] = cap
     for i in layout.body_order():
+        if i in layout.drop_caps:
+            continue  # read with the line it starts
+        if i in glued:
+            cap = lines[glued[i]]
+            out.line(cap.start, cap.end)
+            out.glue(lines[i].start, lines[i].end)  # "I" + "N this paper": one word
+            continue
         out.line(lines[i].start, lines[i].end)
     for flow in layout.other_flows():
         out.barrier()
