@@ -330,6 +330,8 @@ class _Layout:
         free = self._free(indices)
         scopes = self._columns(number, free)
         for scope in scopes:
+            self._sidebar(scope)
+        for scope in scopes:
             self._footnotes(scope, height)
         for members, _ in scopes:
             if members and self.column[members[0]] == "S":
@@ -407,12 +409,29 @@ class _Layout:
                 self.text_width[i] = widths.get(col, span)
         return [(parts[c], widths.get(c, span)) for c in ("L", "R", "S") if parts[c]]
 
+    def _sidebar(self, scope: tuple[list[int], float]) -> None:
+        """Text in smaller type beside a column's running text, not under it (an
+        affiliation or correspondence sidebar left of the first column): a float, so
+        it is not read between the columns."""
+        lines, size = self.lines, self.body_size
+        members = self._free(scope[0])
+        body = [i for i in members if SMALL_RATIO * size < lines[i].size <= 1.15 * size and self._wordy(i, 3)]
+        if len(body) < 5:
+            return
+        lo = _percentile([lines[i].bbox[0] for i in body], 0.05)
+        hi = _percentile([lines[i].bbox[2] for i in body], 0.95)
+        for i in members:
+            x0, _, x1, _ = lines[i].bbox
+            if lines[i].size <= SMALL_RATIO * size and (x1 < lo - size or x0 > hi + size):
+                self.kinds[i] = FLOAT
+
     def _footnotes(self, scope: tuple[list[int], float], height: float) -> None:
         """Footnotes: the rows at the bottom of a column set in a smaller font, below
         some body-size text, in the lower half of the page; a new note starts at a
         marker (digit or symbol) at the start of a row. Rows before the first marker
-        are a note too when a gap of a body line or more parts them from the text above
-        (an unnumbered note: a received date, a copyright block), or when they continue
+        are a note too when a gap of a body line or more parts them from the running
+        text above and they take at most a fifth of the page (an unnumbered note: a
+        received date, a copyright block), or when they continue
         the last note of the page before, which stopped without closing its sentence
         (they join that note)."""
         lines, texts = self.lines, self.texts
@@ -445,7 +464,9 @@ class _Layout:
             gap = _row_box(unmarked[0], lines)[1] - _row_box(above, lines)[3] if above else 0.0
             if last is not None and not texts[last[1]].rstrip().endswith((".", "!", "?", ")")):
                 flow = last[0]
-            elif gap >= self.body_size:
+            elif (gap >= self.body_size and above is not None and any(self._wordy(i, 4) for i in above)
+                  and _row_box(unmarked[-1], lines)[3] - _row_box(unmarked[0], lines)[1] <= 0.2 * height):
+                # under running text (not under a heading: a list in small type), short
                 flow = self._new_flow()
             else:
                 unmarked = []
