@@ -184,6 +184,50 @@ def _body_size(lines: Sequence[Line], texts: Sequence[str]) -> float:
     return sizes[len(sizes) // 2]
 
 
+def _upright(document: Document, texts: Sequence[str]) -> tuple[list[Line], dict[int, tuple[float, float]]]:
+    """Lines and page sizes in the frame where each page's text reads left to right.
+
+    Most of a page's characters set in one direction make that direction the page's
+    reading direction: on a landscape table page (``/Rotate 90``, or a table set
+    sideways in a portrait page) the text runs up the unrotated page. Such a page is
+    turned so that it runs left to right; its running head then stands vertically in
+    the margin, as a reader of the turned page sees it."""
+    lines = list(document.lines)
+    size: dict[int, tuple[float, float]] = {}
+    chars: dict[int, Counter] = defaultdict(Counter)
+    for line, text in zip(lines, texts):
+        dx, dy = line.direction
+        way = (round(dx), round(dy)) if abs(abs(dx) - abs(dy)) > 0.5 else (1, 0)
+        chars[line.page][way] += len(text.strip())
+    turns: dict[int, tuple[int, int]] = {}
+    for page in document.pages:
+        width, height = page.width, page.height
+        if page.rotation in (90, 270):  # line boxes are in the unrotated page
+            width, height = height, width
+        way = chars[page.number].most_common(1)[0][0] if chars[page.number] else (1, 0)
+        if way != (1, 0):
+            turns[page.number] = way
+            width, height = (height, width) if way[0] == 0 else (width, height)
+        size[page.number] = (width, height)
+    if not turns:
+        return lines, size
+    for k, line in enumerate(lines):
+        way = turns.get(line.page)
+        if way is None:
+            continue
+        w, h = size[line.page]  # the turned page
+        x0, y0, x1, y1 = line.bbox
+        dx, dy = line.direction
+        if way == (0, -1):  # runs up: turn a quarter clockwise
+            box, direction = (w - y1, x0, w - y0, x1), (-dy, dx)
+        elif way == (0, 1):  # runs down
+            box, direction = (y0, h - x1, y1, h - x0), (dy, -dx)
+        else:  # upside down
+            box, direction = (w - x1, h - y1, w - x0, h - y0), (-dx, -dy)
+        lines[k] = Line(line.page, line.start, line.end, box, line.size, line.font, direction, line.block, line.spans)
+    return lines, size
+
+
 # ---------------------------------------------------------------------------------------
 # Classification
 
@@ -193,9 +237,10 @@ class _Layout:
 
     def __init__(self, document: Document) -> None:
         self.document = document
-        lines = self.lines = document.lines
         text = document.text
-        self.texts = [text[ln.start : ln.end] for ln in lines]
+        self.texts = [text[ln.start : ln.end] for ln in document.lines]
+        lines, self.page_size = _upright(document, self.texts)
+        self.lines = lines
         self.horizontal = [_horizontal(ln) for ln in lines]
         self.body_size = _body_size(lines, self.texts)
         self.kinds = [BODY] * len(lines)
@@ -208,7 +253,6 @@ class _Layout:
         self.by_page: dict[int, list[int]] = defaultdict(list)
         for i, ln in enumerate(lines):
             self.by_page[ln.page].append(i)
-        self.page_size = {p.number: (p.width, p.height) for p in document.pages}
         for i, t in enumerate(self.texts):
             if not t.strip():
                 self.kinds[i] = BLANK
