@@ -757,7 +757,8 @@ class _Layout:
                 out.extend(body)
                 continue
             spans = sorted(
-                _center_y(lines[i]) for i in indices if self.column[i] == "S" and self.kinds[i] not in (FURNITURE, BLANK)
+                [_center_y(lines[i]) for i in indices if self.column[i] == "S" and self.kinds[i] not in (FURNITURE, BLANK)]
+                + self._cuts(indices)
             )
             keyed = []
             for i in body:
@@ -770,6 +771,40 @@ class _Layout:
             keyed.sort()
             out.extend(i for _, i in keyed)
         return out
+
+    def _cuts(self, indices: list[int]) -> list[float]:
+        """Heights where a two-column page breaks across both columns without a line
+        spanning them: both columns stop at the same height (within 1.5 body sizes),
+        leave a gap of two body sizes or more, start again at the same height, and in
+        both the text below is set smaller than the text above (short balanced columns
+        above a reference list). The columns are read band by band."""
+        lines, size = self.lines, self.body_size
+        gaps: dict[str, list[tuple[float, float]]] = {"L": [], "R": []}
+        for col in gaps:
+            spans = sorted((lines[i].bbox[1], lines[i].bbox[3]) for i in indices
+                           if self.column[i] == col and self.kinds[i] not in (FURNITURE, BLANK))
+            bottom = None
+            for y0, y1 in spans:
+                if bottom is not None and y0 - bottom >= 2 * size:
+                    gaps[col].append((bottom, y0))
+                bottom = y1 if bottom is None else max(bottom, y1)
+        body = {col: [(lines[i].bbox[1], lines[i].size) for i in indices
+                      if self.column[i] == col and self.kinds[i] == BODY and self._wordy(i, 3)] for col in gaps}
+        cuts = []
+        for a0, b0 in gaps["L"]:
+            for a1, b1 in gaps["R"]:
+                if abs(a0 - a1) <= 1.5 * size and abs(b0 - b1) <= 1.5 * size and min(b0, b1) - max(a0, a1) >= size:
+                    cut = (max(a0, a1) + min(b0, b1)) / 2
+                    if all(self._smaller_below(ys, cut) for ys in body.values()):
+                        cuts.append(cut)
+        return cuts
+
+    @staticmethod
+    def _smaller_below(lines: list[tuple[float, float]], cut: float) -> bool:
+        """Running text above ``cut`` and running text in smaller type below it."""
+        above = sorted(z for y, z in lines if y < cut)
+        below = sorted(z for y, z in lines if y > cut)
+        return bool(above and below) and below[len(below) // 2] <= SMALL_RATIO * above[len(above) // 2]
 
     def other_flows(self) -> list[Flow]:
         members: dict[int, list[int]] = defaultdict(list)
