@@ -249,7 +249,7 @@ class _Layout:
         self.text_width = [0.0] * len(lines)  # width of the column (or page text) a line is in
         self.two_column: set[int] = set()
         self._next_flow = 0
-        self._last_note: dict[int, tuple[int, int]] = {}  # page -> (flow, line) of its last note
+        self._last_note: tuple[int, int] | None = None  # (flow, line) of the last note read so far
         self.by_page: dict[int, list[int]] = defaultdict(list)
         for i, ln in enumerate(lines):
             self.by_page[ln.page].append(i)
@@ -476,8 +476,8 @@ class _Layout:
         are a note too when a gap of a body line or more parts them from the running
         text above and they take at most a fifth of the page (an unnumbered note: a
         received date, a copyright block), or when they continue
-        the last note of the page before, which stopped without closing its sentence
-        (they join that note)."""
+        the last note of the column or page before, which stopped without closing its
+        sentence, in the same size (they join that note)."""
         lines, texts = self.lines, self.texts
         members = self._free(scope[0])
         rows = _rows(members, lines)
@@ -504,9 +504,10 @@ class _Layout:
         flow = -1
         if unmarked:
             page = lines[unmarked[0][0]].page
-            last = self._last_note.get(page - 1)
+            last = self._last_note if self._last_note and lines[self._last_note[1]].page in (page - 1, page) else None
             gap = _row_box(unmarked[0], lines)[1] - _row_box(above, lines)[3] if above else 0.0
-            if last is not None and not texts[last[1]].rstrip().endswith((".", "!", "?", ")")):
+            if (last is not None and not texts[last[1]].rstrip().endswith((".", "!", "?", ")"))
+                    and abs(lines[last[1]].size - lines[unmarked[0][0]].size) <= 0.05 * self.body_size):
                 flow = last[0]
             elif (gap >= self.body_size and above is not None and any(self._wordy(i, 4) for i in above)
                   and _row_box(unmarked[-1], lines)[3] - _row_box(unmarked[0], lines)[1] <= 0.2 * height):
@@ -520,20 +521,17 @@ class _Layout:
             return
         left = min(lines[i].bbox[0] for row in unmarked + zone for i in row)
         prev_block = lines[unmarked[-1][-1]].block if unmarked else None
-        for row in zone:
+        for k, row in enumerate(zone):
             first = row[0]
             line = lines[first]
             starts_note = _FOOTNOTE_MARKER.match(texts[first]) and (
-                flow < 0 or line.bbox[0] > left + 1.5 or line.block != prev_block
+                k == 0 or line.bbox[0] > left + 1.5 or line.block != prev_block
             )
             if starts_note:
                 flow = self._new_flow()
             self._set(row, FOOTNOTE, flow)
             prev_block = lines[row[-1]].block
-        end = (unmarked + zone)[-1][-1]
-        page = lines[end].page
-        if page not in self._last_note or lines[end].bbox[0] >= lines[self._last_note[page][1]].bbox[0]:
-            self._last_note[page] = (flow, end)  # the right column's notes come last
+        self._last_note = (flow, (unmarked + zone)[-1][-1])
 
     def _captions(self, members: list[int], starts_in: set[int] | None = None) -> None:
         """Captions and the figure or table they belong to: the caption paragraph, then
