@@ -22,6 +22,7 @@ segmentation fault inside its native code), so it runs in a child process that i
 restarted after a crash; such pages are counted and left out.
 
     python benchmarks/layout_agreement.py [--papers DIR] [--json] [--disagreements N]
+        [--snapshot JSON | --write-snapshot JSON]
 
 prints the share of lines whose roles agree, per paper, with the number of lines
 compared, the pages the model could not read, and the confusion counts.
@@ -73,9 +74,9 @@ _CHILD = r"""
 import json, sys
 import pymupdf
 import pymupdf.layout  # noqa: F401  (registers page.get_layout)
-path, first = sys.argv[1], int(sys.argv[2])
+path, first, last = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 with pymupdf.open(path) as pdf:
-    for index in range(first, pdf.page_count):
+    for index in range(first, min(last, pdf.page_count)):
         print(json.dumps({"page": index + 1, "started": True}), flush=True)
         page = pdf[index]
         page.get_layout()
@@ -85,14 +86,14 @@ with pymupdf.open(path) as pdf:
 """
 
 
-def model_boxes(path: Path, pages: int, *, timeout: float = 600.0) -> tuple[dict[int, list], list[int]]:
-    """The layout model's boxes per 1-based page, and the pages it crashed on."""
+def model_boxes(path: Path, pages: int, *, first: int = 0, timeout: float = 600.0) -> tuple[dict[int, list], list[int]]:
+    """The layout model's boxes per 1-based page, for the 0-based pages ``first`` to
+    ``pages - 1``, and the pages it crashed on."""
     boxes: dict[int, list] = {}
     failed: list[int] = []
-    first = 0
     while first < pages:
         proc = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(path), str(first)],
+            [sys.executable, "-c", _CHILD, str(path), str(first), str(pages)],
             capture_output=True, text=True, timeout=timeout, check=False,
         )
         started = None
@@ -109,6 +110,33 @@ def model_boxes(path: Path, pages: int, *, timeout: float = 600.0) -> tuple[dict
         failed.append(started)
         first = started  # 0-based index of the page after the crash
     return boxes, failed
+
+
+def write_snapshot(path: Path, papers: dict[str, Path]) -> None:
+    """Store the model's boxes of every page of ``papers`` (name -> PDF) as JSON, with
+    the model's version and each paper's sha256, rounded to 0.1 pt: the tests compare
+    the heuristic against this snapshot instead of running the model on every page."""
+    import hashlib
+    from importlib.metadata import version
+
+    out: dict = {"pymupdf_layout": version("pymupdf_layout"), "pymupdf": version("pymupdf"), "papers": {}}
+    for name, pdf in papers.items():
+        doc = Document.open(pdf)
+        boxes, failed = model_boxes(pdf, len(doc.pages))
+        out["papers"][name] = {
+            "sha256": hashlib.sha256(pdf.read_bytes()).hexdigest(),
+            "failed_pages": failed,
+            "pages": {str(p): [[round(v, 1) for v in b[:4]] + [b[4]] for b in bs] for p, bs in sorted(boxes.items())},
+        }
+    path.write_text(json.dumps(out, separators=(",", ":")), encoding="utf-8")
+
+
+def read_snapshot(path: Path) -> dict:
+    """A snapshot written by :func:`write_snapshot`, pages keyed by int."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for paper in data["papers"].values():
+        paper["pages"] = {int(p): bs for p, bs in paper["pages"].items()}
+    return data
 
 
 def _overlap(a, b) -> float:
@@ -184,14 +212,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--disagreements", type=int, default=0, metavar="N",
                         help="also print N disagreeing lines per paper")
+    parser.add_argument("--write-snapshot", type=Path, metavar="JSON",
+                        help="store the model's boxes for the tests (tests/data/layout_model_boxes.json)")
+    parser.add_argument("--snapshot", type=Path, metavar="JSON",
+                        help="compare against stored boxes instead of running the model")
     args = parser.parse_args(argv)
-    results = []
+    paths = {}
     for name in CORPUS:
         path = (args.papers / name) if args.papers else find_paper(name)
         if path is None or not Path(path).is_file():
             print(f"{name}: not found; pass --papers or set QUOTELOCATE_PAPERS", file=sys.stderr)
             return 1
-        results.append(agreement(Path(path)))
+        paths[name] = Path(path)
+    if args.write_snapshot:
+        write_snapshot(args.write_snapshot, paths)
+    stored = read_snapshot(args.snapshot or args.write_snapshot)["papers"] if (args.snapshot or args.write_snapshot) else {}
+    results = []
+    for name, path in paths.items():
+        if name in stored:
+            results.append(agreement(path, boxes=stored[name]["pages"], failed=stored[name]["failed_pages"]))
+        else:
+            results.append(agreement(path))
     if args.json:
         print(json.dumps([{"paper": r.paper, "compared": r.compared, "agreed": r.agreed, "share": r.share,
                            "failed_pages": r.failed_pages,

@@ -104,6 +104,7 @@ _PAGE_NUMBER = re.compile(
 _SECTION_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*)\s*$")
 _SECTION_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*)\s+[A-Z][a-z]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_TICK = re.compile(r"^\s*[-\u2212+]?\d+(?:[.,]\d+)?\s*%?\s*$")
 _TOKEN = re.compile(r"\S+")
 _DIGITS = re.compile(r"\d+")
 
@@ -313,7 +314,11 @@ class _Layout:
                 if (lines[i].bbox[2] <= MARGIN_BAND * width or lines[i].bbox[0] >= (1 - MARGIN_BAND) * width)
                 and texts[i].strip().isdigit()
             ]
-            if len(numbers) >= 5:
+            numbers.sort(key=lambda i: lines[i].bbox[1])
+            values = [int(texts[i].strip()) for i in numbers]
+            # line numbers count up by one down the margin; axis ticks and a table
+            # of contents' page numbers do not
+            if len(numbers) >= 5 and all(b == a + 1 for a, b in zip(values, values[1:])):
                 for i in numbers:
                     self.kinds[i] = FURNITURE
             rows = _rows(horizontal, lines)
@@ -578,6 +583,8 @@ class _Layout:
                       and lines[i].bbox[3] <= lines[start].bbox[1] + 1]
             match = _CAPTION.match(texts[start])
             up = match is not None and match.group("kind")[:3].lower() in _FIGURE_KINDS
+            if not up and self._tabular_near(rows, r0 - 1, -1) and not self._tabular_near(rows, r1 + 1, 1):
+                up = True  # a table captioned below it
             region = self._grow(rows, r0 - 1, -1, para_blocks) if up else self._grow(rows, r1 + 1, 1, para_blocks)
             if not region and not before:
                 # nothing on the content side: the content is on the other side, or
@@ -611,6 +618,10 @@ class _Layout:
             if lines[b].bbox[0] - lines[a].bbox[2] >= self.body_size:
                 cells += 1
         return cells
+
+    def _tabular_near(self, rows: list[list[int]], r: int, step: int) -> bool:
+        """One of the two rows from ``r`` in direction ``step`` has three or more cells."""
+        return any(0 <= k < len(rows) and self._cells(rows[k]) >= 3 for k in (r, r + step))
 
     def _cell_edges(self, row: Sequence[int]) -> list[tuple[float, float]]:
         """The (left, right) edges of a row's cells (see :meth:`_cells`)."""
@@ -685,6 +696,7 @@ class _Layout:
             )
             if not attached:
                 self.kinds[i] = FLOAT
+        self._axis_ticks(free)
         tabular = [self._cells(row) >= 3 and not any(self._is_para(i) for i in row) for row in rows]
         r = 0
         while r < len(rows):
@@ -698,6 +710,29 @@ class _Layout:
                 for row in rows[r : end + 1]:
                     self._set(row, FLOAT)
             r = end + 1
+
+    def _axis_ticks(self, free: list[int]) -> None:
+        """Numbers of a chart axis at any size: short lines of digits and signs lined
+        up with another such line (same left or right edge, or same height) nearby, with
+        no running text beside them."""
+        lines, texts, size = self.lines, self.texts, self.body_size
+        ticks = [i for i in free if self.kinds[i] == BODY and len(texts[i].strip()) <= 8 and _TICK.match(texts[i])]
+        if len(ticks) < 3:
+            return
+        para = [lines[i].bbox for i in free if self.kinds[i] == BODY and self._wordy(i, 4)]
+        for i in ticks:
+            x0, y0, x1, y1 = lines[i].bbox
+            if any(min(y1, b[3]) > max(y0, b[1]) for b in para):
+                continue  # beside running text: an equation number, a value in a line
+            lined_up = sum(
+                1 for j in ticks if j != i and (
+                    (abs(lines[j].bbox[0] - x0) <= 2 or abs(lines[j].bbox[2] - x1) <= 2)
+                    and abs(lines[j].bbox[1] - y0) <= 4 * size
+                    or abs(lines[j].bbox[1] - y0) <= 2 and abs(lines[j].bbox[0] - x1) <= 6 * size
+                )
+            )
+            if lined_up >= 2:
+                self.kinds[i] = FLOAT
 
     def _group_orphans(self, indices: list[int]) -> None:
         """Give orphan floats a flow: one per run of consecutive lines in text order."""
