@@ -112,6 +112,32 @@ def model_boxes(path: Path, pages: int, *, first: int = 0, timeout: float = 600.
     return boxes, failed
 
 
+_CHILD_PAGES = r"""
+import json, sys
+import pymupdf
+import pymupdf.layout  # noqa: F401
+for path, number in json.loads(sys.argv[1]):
+    with pymupdf.open(path) as pdf:
+        page = pdf[number - 1]
+        page.get_layout()
+        boxes = [[float(b[0]), float(b[1]), float(b[2]), float(b[3]), str(b[4])]
+                 for b in (page.layout_information or [])]
+    print(json.dumps(boxes), flush=True)
+"""
+
+
+def model_boxes_of_pages(pages: list[tuple[Path, int]], *, timeout: float = 600.0) -> list[list]:
+    """The model's boxes of a few 1-based pages, in one child process (the model loads
+    once). Pages the model crashes on must not be among them."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD_PAGES, json.dumps([[str(p), n] for p, n in pages])],
+        capture_output=True, text=True, timeout=timeout, check=False,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"the layout model failed: {proc.stderr[-300:]}")
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
 def write_snapshot(path: Path, papers: dict[str, Path]) -> None:
     """Store the model's boxes of every page of ``papers`` (name -> PDF) as JSON, with
     the model's version and each paper's sha256, rounded to 0.1 pt: the tests compare
