@@ -47,7 +47,6 @@ from quotelocate.paths import find_paper  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _corpus import CORPUS  # noqa: E402
 
-
 ROLE_OF_KIND = {
     "body": "body",
     "footnote": "footnote",

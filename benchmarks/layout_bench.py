@@ -90,12 +90,12 @@ def run_corpus(repeats: int) -> dict:
         plain_text(paper)
         doc = Document.open(paper)
 
-        def build():
+        def build(doc=doc):
             doc.__dict__.pop("_reading_order", None)
             return Locator(doc, rules)
 
-        plain = timed(lambda: plain_text(paper), repeats)
-        load = timed(lambda: Document.open(paper), repeats)
+        plain = timed(lambda paper=paper: plain_text(paper), repeats)
+        load = timed(lambda paper=paper: Document.open(paper), repeats)
         layout = timed(build, repeats)
         rows.append({"paper": name, "pages": len(doc.pages), "plain_extraction_s": plain,
                      "document_open_s": load, "layout_build_s": layout, "ratio": (load + layout) / plain})

@@ -38,6 +38,19 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .document import Document, Line
+from .furniture import (
+    EDGE_BAND,
+    EDGE_ROWS,
+    MIN_KEY_CHARS,
+    PAGE_NUMBER_MIN_VOTES,
+    RECUR_MIN_PAGES,
+    RECUR_SIZE_TOLERANCE,
+    RECUR_Y_TOLERANCE,
+    in_side_margin,
+    is_line_numbering,
+    is_margin_stamp,
+    recurs,
+)
 from .normalize import BARRIER, LAYOUT, Normalized, identity
 
 BODY = "body"
@@ -52,10 +65,6 @@ SMALL_RATIO = 0.93
 """A line whose size is at most this share of the body size is in a smaller font."""
 LABEL_RATIO = 0.8
 """Short lines at most this share of the body size, not next to running text, are labels."""
-EDGE_BAND = 0.15
-"""Share of the page height at top and bottom where page numbers and running heads sit."""
-MARGIN_BAND = 0.12
-"""Share of the page width at either side where a vertical line is a margin stamp."""
 PARA_WIDTH = 0.7
 """A line at least this share of its column wide, with words, is running text."""
 
@@ -116,11 +125,6 @@ _DIGITS = re.compile(r"\d+")
 def _horizontal(line: Line) -> bool:
     dx, dy = line.direction
     return dx > 0.98 and abs(dy) < 0.2
-
-
-def _vertical(line: Line) -> bool:
-    dx, dy = line.direction
-    return abs(dy) > 0.9 and abs(dx) < 0.2
 
 
 def _center_y(line: Line) -> float:
@@ -302,28 +306,20 @@ class _Layout:
                 continue
             visible = [i for i in indices if self.kinds[i] != BLANK]
             for i in visible:  # margin stamps: vertical text in a side margin
-                x0, _, x1, _ = lines[i].bbox
-                if _vertical(lines[i]) and (x1 <= MARGIN_BAND * width or x0 >= (1 - MARGIN_BAND) * width):
+                if is_margin_stamp(lines[i], width):
                     self.kinds[i] = FURNITURE
             horizontal = [i for i in visible if self.horizontal[i]]
             if not horizontal:
                 continue
             # line numbers of review copies: a column of bare numbers in a side margin
-            numbers = [
-                i for i in horizontal
-                if (lines[i].bbox[2] <= MARGIN_BAND * width or lines[i].bbox[0] >= (1 - MARGIN_BAND) * width)
-                and texts[i].strip().isdigit()
-            ]
+            numbers = [i for i in horizontal if in_side_margin(lines[i].bbox, width) and texts[i].strip().isdigit()]
             numbers.sort(key=lambda i: lines[i].bbox[1])
-            values = [int(texts[i].strip()) for i in numbers]
-            # line numbers count up by one down the margin; axis ticks and a table
-            # of contents' page numbers do not
-            if len(numbers) >= 5 and all(b == a + 1 for a, b in zip(values, values[1:])):
+            if is_line_numbering([int(texts[i].strip()) for i in numbers]):
                 for i in numbers:
                     self.kinds[i] = FURNITURE
             rows = _rows(horizontal, lines)
-            top_rows = [r for r in rows[:2] if _row_box(r, lines)[3] <= EDGE_BAND * height]
-            bottom_rows = [r for r in rows[-2:] if _row_box(r, lines)[1] >= (1 - EDGE_BAND) * height]
+            top_rows = [r for r in rows[:EDGE_ROWS] if _row_box(r, lines)[3] <= EDGE_BAND * height]
+            bottom_rows = [r for r in rows[-EDGE_ROWS:] if _row_box(r, lines)[1] >= (1 - EDGE_BAND) * height]
             for where, edge in (("top", top_rows), ("bottom", bottom_rows)):
                 for r, row in enumerate(edge):
                     extreme = (r == 0) if where == "top" else (r == len(edge) - 1)
@@ -335,7 +331,7 @@ class _Layout:
                             numbers_found.append((i, number, value, row))
                             continue
                         key = " ".join(_DIGITS.sub("#", t).lower().split())
-                        if len(key) >= 4:
+                        if len(key) >= MIN_KEY_CHARS:
                             edge_keys[(where, key)].add(number)
                             edge_lines.append((where, key, i))
         # page numbers: a bare number alone on the outermost row, or one whose value
@@ -344,27 +340,26 @@ class _Layout:
         votes = Counter(value - number for _, number, value, _ in numbers_found if value is not None)
         best = votes.most_common(1)[0] if votes else (None, 0)
         for i, number, value, row in numbers_found:
-            agrees = value is not None and best[1] >= 2 and value - number == best[0]
+            agrees = value is not None and best[1] >= PAGE_NUMBER_MIN_VOTES and value - number == best[0]
             if len(row) == 1 or agrees:
                 self.kinds[i] = FURNITURE
             if agrees and len(row) <= 3:
                 for j in row:
                     self.kinds[j] = FURNITURE
         pages = len(self.page_size)
-        if pages < 3:
+        if pages < RECUR_MIN_PAGES:
             return
         # a running head recurs on enough pages at the same height in the same size
         places: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
         for where, key, i in edge_lines:
             places[(where, key)].append((lines[i].bbox[1], lines[i].size))
         for where, key, i in edge_lines:
-            hits = len(edge_keys[(where, key)])
-            if hits < 3 or hits * 4 < pages:
+            if not recurs(len(edge_keys[(where, key)]), pages):
                 continue
             ys = sorted(y for y, _ in places[(where, key)])
             sizes = sorted(sz for _, sz in places[(where, key)])
             y, size = ys[len(ys) // 2], sizes[len(sizes) // 2]
-            if abs(lines[i].bbox[1] - y) <= 6 and abs(lines[i].size - size) <= 1:
+            if abs(lines[i].bbox[1] - y) <= RECUR_Y_TOLERANCE and abs(lines[i].size - size) <= RECUR_SIZE_TOLERANCE:
                 self.kinds[i] = FURNITURE
 
     # -- one page -----------------------------------------------------------------------

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple, Sequence
 from .chunks import Chunk, Chunking, group_of, group_span, make_chunks
 from .document import Box, Document
 from .errors import ConfigError
+from .furniture import margin_stamps
 from .normalize import (
     BARRIER,
     ELLIPSIS,
@@ -698,19 +699,9 @@ def _skeleton_with_map(text: str) -> tuple[str, list[int]]:
 
 
 def margin_stamp_spans(document: Document) -> tuple[tuple[int, int], ...]:
-    """Lines written vertically in a page margin (arXiv stamps and the like)."""
-    pages = {p.number: p for p in document.pages}
-    out = []
-    for line in document.lines:
-        dx, dy = line.direction
-        if abs(dy) < 0.9 or abs(dx) > 0.1:
-            continue
-        page = pages[line.page]
-        x0, _, x1, _ = line.bbox
-        margin = 0.1 * page.width if page.width else 0
-        if page.width and (x1 <= margin or x0 >= page.width - margin):
-            out.append((line.start, line.end))
-    return tuple(out)
+    """Lines written vertically in a page margin (arXiv stamps and the like); see
+    :func:`quotelocate.furniture.margin_stamps`."""
+    return margin_stamps(document)
 
 
 def locate(

@@ -17,11 +17,10 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from conftest import document, locator, paper_path
 
 from quotelocate import Locator, preset
 from quotelocate.layout import CAPTION, FOOTNOTE, FURNITURE, classify, reading_order
-
-from conftest import document, locator, paper_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from _corpus import CORPUS  # noqa: E402
@@ -136,7 +135,7 @@ BODY_WORDS = ("the model reads each column of running text from top to bottom be
 def _balanced_last_page(path: Path) -> None:
     pdf = pymupdf.open()
     page = pdf.new_page(width=612, height=792)
-    left, right, width = 54, 318, 240
+    left, right = 54, 318
     words = iter(BODY_WORDS * 20)
 
     def column(x: float, y: float, rows: int, size: float, lead: float, prefix: str = "") -> None:

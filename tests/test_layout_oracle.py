@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import document, paper_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
