@@ -248,6 +248,7 @@ class _Layout:
         self.lines = lines
         self.horizontal = [_horizontal(ln) for ln in lines]
         self.body_size = _body_size(lines, self.texts)
+        self._word_counts: list[tuple[int, int] | None] = [None] * len(lines)  # (words, tokens), on demand
         self.kinds = [BODY] * len(lines)
         self.flows = [-1] * len(lines)
         self.column = ["A"] * len(lines)  # A: single column; L, R: columns; S: spans both
@@ -283,9 +284,12 @@ class _Layout:
 
     def _wordy(self, i: int, least: int) -> bool:
         """At least ``least`` words, and words are at least half the tokens."""
-        tokens = _TOKEN.findall(self.texts[i])
-        words = sum(1 for t in tokens if _WORD.search(t))
-        return words >= least and words * 2 >= len(tokens)
+        counts = self._word_counts[i]
+        if counts is None:
+            tokens = _TOKEN.findall(self.texts[i])
+            counts = self._word_counts[i] = (sum(1 for t in tokens if _WORD.search(t)), len(tokens))
+        words, tokens_n = counts
+        return words >= least and words * 2 >= tokens_n
 
     def _is_para(self, i: int) -> bool:
         """Running text: body-like size, most of its column wide, made of words."""
@@ -412,9 +416,12 @@ class _Layout:
         gutter = None
         if len(cands) >= 8 and wide * 2 < len(cands):
             best = None
+            starts = sorted(lines[i].bbox[0] for i in cands)
+            ends = sorted(lines[i].bbox[2] for i in cands)
             x = left + 0.3 * span
             while x <= left + 0.7 * span:
-                crossing = sum(1 for i in cands if lines[i].bbox[0] < x < lines[i].bbox[2])
+                # lines that start left of x and end right of it
+                crossing = bisect_left(starts, x) - bisect_right(ends, x)
                 if best is None or crossing < best[0]:
                     best = (crossing, x, x)
                 elif crossing == best[0] and best[2] >= x - 2.5:
