@@ -47,6 +47,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Callable, Sequence
 
 from .errors import ConfigError
+from .furniture import text_furniture as find_furniture  # noqa: F401  (part of this module's API)
 
 SEMANTICS_VERSION = 1
 """Bumped whenever a rule's behaviour changes; part of every fingerprint."""
@@ -640,83 +641,6 @@ def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
 def normalize_text(text: str, rules: Rules) -> str:
     """Normalize a string without page context (what a quote goes through)."""
     return normalize_quote(text, rules)[0]
-
-
-# ---------------------------------------------------------------------------------------
-# Page furniture detection (text only; geometry-based stamps come from the document)
-
-_PAGE_NUMBER = re.compile(
-    r"^\s*(?:page\s+)?[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?\s*$", re.I
-)
-_ARXIV_STAMP = re.compile(r"^\s*arXiv:\d{4}\.\d{4,5}(?:v\d+)?\s+\[[\w.\-]+\]\s+\d{1,2}\s+[A-Z][a-z]{2}\s+\d{4}\s*$")
-_EDGE_NUMBER = re.compile(r"^\s*\d{1,4}\s+|\s+\d{1,4}\s*$")
-
-
-def _page_lines(text: str, page_starts: Sequence[int]) -> list[list[tuple[int, int]]]:
-    """Non-blank lines of each page as (start, end) spans, end excluding the newline."""
-    bounds = list(page_starts) or [0]
-    out = []
-    for i, start in enumerate(bounds):
-        end = bounds[i + 1] - 1 if i + 1 < len(bounds) else len(text)
-        lines = []
-        pos = start
-        for line in text[start:end].split("\n"):
-            s, e = pos, pos + len(line)
-            if line.strip() and line != "\f":
-                ls = s + (len(line) - len(line.lstrip("\f")))
-                lines.append((ls, e))
-            pos = e + 1
-        out.append(lines)
-    return out
-
-
-def find_furniture(text: str, page_starts: Sequence[int]) -> list[tuple[int, int]]:
-    """Spans of page-number lines, running headers/footers and margin stamps.
-
-    * page numbers: a number-only line that is the first or last line of its page, and
-      whose value minus the page index agrees with most such lines (so a section number
-      "1" at the top of page 2 is not mistaken for a page number);
-    * running headers/footers: among the first and last two lines of each page, a line
-      that recurs (a leading or trailing page number ignored) on at least 3 pages and
-      a quarter of them;
-    * margin stamps: the arXiv identifier line.
-    """
-    pages = _page_lines(text, page_starts)
-    found: list[tuple[int, int]] = []
-    for lines in pages:
-        for s, e in lines:
-            if _ARXIV_STAMP.match(text[s:e]):
-                found.append((s, e))
-    if found:  # stamps do not count as a page's first or last line
-        stamps = set(found)
-        pages = [[ln for ln in lines if ln not in stamps] for lines in pages]
-    if len(pages) >= 2:
-        candidates: list[tuple[int, int, int]] = []  # delta, start, end
-        for index, lines in enumerate(pages):
-            edge = lines[:1] + lines[-1:] if lines else []
-            for s, e in dict.fromkeys(edge):
-                m = _PAGE_NUMBER.match(text[s:e])
-                if m:
-                    candidates.append((int(m.group(1)) - index, s, e))
-        if candidates:
-            counts: dict[int, int] = {}
-            for delta, _, _ in candidates:
-                counts[delta] = counts.get(delta, 0) + 1
-            best, votes = max(counts.items(), key=lambda kv: (kv[1], -abs(kv[0])))
-            if votes >= 2:
-                found.extend((s, e) for delta, s, e in candidates if delta == best)
-        keyed: dict[str, list[tuple[int, int, int]]] = {}
-        for index, lines in enumerate(pages):
-            edge = lines[:2] + lines[-2:]
-            for s, e in dict.fromkeys(edge):
-                key = " ".join(_EDGE_NUMBER.sub(" #", text[s:e]).split())
-                if len(key) >= 4 and not _PAGE_NUMBER.match(text[s:e]):
-                    keyed.setdefault(key, []).append((index, s, e))
-        for hits in keyed.values():
-            pages_hit = {i for i, _, _ in hits}
-            if len(pages_hit) >= 3 and len(pages_hit) * 4 >= len(pages):
-                found.extend((s, e) for _, s, e in hits)
-    return sorted(set(found))
 
 
 # ---------------------------------------------------------------------------------------
