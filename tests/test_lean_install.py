@@ -38,6 +38,9 @@ def _site_entries() -> list[Path]:
 @pytest.fixture(scope="module")
 def lean(tmp_path_factory):
     root = tmp_path_factory.mktemp("lean")
+    # nothing of this checkout may leak in: a PYTHONPATH pointing at it would make pip
+    # in the fresh environment think quotelocate is installed already
+    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "QUOTELOCATE_PAPERS")}
     dist = root / "dist"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet", "-w", str(dist), str(REPO)],
@@ -48,15 +51,14 @@ def lean(tmp_path_factory):
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
     subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
-                   check=True, capture_output=True, text=True)
+                   check=True, capture_output=True, text=True, env=environ, cwd=root)
     deps = root / "core-deps"
     deps.mkdir()
     for entry in _site_entries():
         (deps / entry.name).symlink_to(entry)
     site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          check=True, capture_output=True, text=True).stdout.strip()
+                          check=True, capture_output=True, text=True, env=environ, cwd=root).stdout.strip()
     Path(site, "core-deps.pth").write_text(str(deps) + "\n", encoding="utf-8")
-    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "QUOTELOCATE_PAPERS")}
     return python, env_dir / "bin" / "quotelocate", wheel, environ, root
 
 
