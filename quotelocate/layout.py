@@ -10,8 +10,16 @@ line a :class:`Role`:
 ``caption``    a "Figure N:" / "Table N:" paragraph;
 ``float``      text inside a figure or table next to a caption, rotated text inside the
                page, small short labels and runs of tabular rows;
-``furniture``  page numbers, running headers and footers, margin stamps (dropped);
+``furniture``  page numbers, running headers and footers, margin stamps (dropped; the
+               rules and thresholds are in :mod:`quotelocate.furniture`);
 ``blank``      lines with no visible text.
+
+A page whose text mostly runs up or down (a landscape table page) is turned before it is
+classified; a text in smaller type beside a column (a sidebar) is a float; notes at a
+column's foot without a marker are footnotes when a gap sets them apart, and a note that
+continues in the next column or on the next page joins its flow; a drop cap is read
+glued to the word it starts; a two-column page whose columns both stop and resume in
+smaller type (short columns over a reference list) is read band by band.
 
 The result is a :class:`~quotelocate.normalize.Normalized` whose text is the body flow
 followed by every other flow, each fenced by :data:`~quotelocate.normalize.BARRIER` so

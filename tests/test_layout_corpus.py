@@ -166,3 +166,15 @@ def test_short_balanced_columns_are_read_before_the_reference_list(tmp_path):
     assert text.index("continue on the right column top") < text.index("[1] First reference")
     v = Locator(doc, preset("recommended")).locate("and the last left words continue on the right column top")
     assert v.accepted
+
+
+def test_papers_search_path_looks_in_each_folders_corpus(tmp_path, monkeypatch):
+    from quotelocate.paths import find_paper, papers_search_path
+
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "real.pdf").write_bytes(b"%PDF-1.4\n")
+    (tmp_path / "other").mkdir()
+    monkeypatch.setenv("QUOTELOCATE_PAPERS", f"{tmp_path / 'other'}:{tmp_path}")
+    path = papers_search_path()
+    assert path[:3] == [tmp_path / "other", tmp_path, tmp_path / "corpus"]
+    assert find_paper("real.pdf") == tmp_path / "corpus" / "real.pdf"
