@@ -169,7 +169,7 @@ def test_short_balanced_columns_are_read_before_the_reference_list(tmp_path):
 
 
 def test_papers_search_path_looks_in_each_folders_corpus(tmp_path, monkeypatch):
-    from quotelocate.paths import find_paper, papers_search_path
+    from quotelocate.data.papers import find_paper, papers_search_path
 
     (tmp_path / "corpus").mkdir()
     (tmp_path / "corpus" / "real.pdf").write_bytes(b"%PDF-1.4\n")

@@ -3,8 +3,8 @@
 The search path is the folders given by the caller (or ``$QUOTELOCATE_PAPERS``, folders
 separated by ``os.pathsep``), then ``datasets/papers/`` of this checkout, then the user
 cache (``$XDG_CACHE_HOME/quotelocate/papers``, default ``~/.cache/quotelocate/papers``).
-Each folder is searched, then its ``corpus/`` subfolder, so a folder of papers can keep
-a corpus of other papers beside them.
+Each folder is searched, then its ``corpus/`` subfolder when it has one, so a folder of
+papers can keep a corpus of other papers beside them.
 
 A pin is the sha256 of the file plus, optionally, the fingerprint of its extracted text
 (:class:`TextPin`); :func:`check_pin` says whether a document satisfies it.
@@ -39,7 +39,7 @@ def papers_search_path(papers_path: PathsArg = None) -> list[Path]:
     """Folders searched for a pinned paper, in order.
 
     ``papers_path`` replaces ``$QUOTELOCATE_PAPERS``; ``datasets/papers/`` and the user
-    cache always follow. Every folder is followed by its ``corpus/`` subfolder.
+    cache always follow. Every folder is followed by its ``corpus/`` subfolder when it has one.
     """
     if papers_path is None:
         given = [Path(p) for p in os.environ.get("QUOTELOCATE_PAPERS", "").split(os.pathsep) if p]
@@ -50,7 +50,7 @@ def papers_search_path(papers_path: PathsArg = None) -> list[Path]:
     folders: list[Path] = []
     for folder in [*given, DATASETS_DIR / "papers", cache_dir()]:
         for f in (folder, folder / "corpus"):
-            if f not in folders:
+            if f not in folders and (f is folder or f.is_dir()):
                 folders.append(f)
     return folders
 
