@@ -64,7 +64,9 @@ FAITHFUL_TAGS = (
     "plain", "linebreak", "ligature", "hyphen-keep", "hyphen-drop", "page-number",
     "page-break", "chunk-boundary", "neighbour-chunk", "smart-quote", "nfkc",
     "float-interleave", "footnote", "caption", "running-header", "margin-stamp",
-    "two-column", "table",
+    "two-column", "table", "column-break", "float", "spacing-accent", "glued-marker",
+    "math-spacing", "suspended-hyphen", "drop-cap", "soft-hyphen", "dash-glyph",
+    "rotated-page",
 )  # fmt: skip
 """Artifact classes a faithful quote can exercise (``plain`` when there is none)."""
 
@@ -72,7 +74,7 @@ FABRICATED_TAGS = (
     "number", "case", "negation", "marker-dropped", "splice", "paraphrase", "word-swap",
     "word-missing", "word-added", "version-drift", "trivial", "lookalike",
     "invented-tail", "punctuation", "outside-material", "cross-flow", "cross-column",
-    "partial-word",
+    "partial-word", "dropped-exponent", "other-paper",
 )  # fmt: skip
 """How a fabricated quote was made."""
 
@@ -89,8 +91,17 @@ _TOP_KEYS = {"format", "name", "description", "paper", "chunking", "quotes"}
 _PAPER_KEYS = {"file", "sha256", "url", "version", "text"}
 _TEXT_KEYS = {"extractor", "extractor_version", "flags", "sha256"}
 _CHUNKING_KEYS = {"size", "overlap", "group_size", "file"}
-_QUOTE_KEYS = {"id", "text", "label", "tags", "cited_chunk", "anchor", "note"}
+_QUOTE_KEYS = {"id", "text", "label", "tags", "cited_chunk", "anchor", "allow", "note"}
 _ANCHOR_KEYS = {"page", "start", "end", "text"}
+_ALLOW_KEYS = {"spans", "readings"}
+_SPAN_KEYS = {"start", "end", "kind"}
+
+SKIP_KINDS = ("float", "furniture", "footnote", "marker")
+"""Kinds of document text a faithful quote leaves out (:attr:`Allowance.spans`)."""
+SPAN_KINDS = SKIP_KINDS + ("dash",)
+"""Every span kind: the skipped ones, and ``dash`` (a dash the extraction wrote as another character)."""
+READINGS = ("spacing-accent", "suspended-hyphen", "math-spacing")
+"""Readings a faithful quote may rely on anywhere in its anchor (:attr:`Allowance.readings`)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -108,13 +119,36 @@ class Anchor:
 
 
 @dataclass(frozen=True)
+class AllowSpan:
+    """A span ``[start, end)`` of the document text inside a faithful quote's anchor that
+    the quote does not copy verbatim: ``kind`` is one of :data:`SPAN_KINDS`."""
+
+    start: int = 0
+    end: int = 0
+    kind: str = "float"
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """What an independent label check may allow beyond whitespace, line-end hyphens,
+    ligature glyphs and quote marks: ``spans`` the quote leaves out (floats, furniture,
+    footnotes, glued markers) or reads as a dash, and ``readings`` (see :data:`READINGS`).
+    The locator does not read it; it documents the label."""
+
+    spans: tuple[AllowSpan, ...] = ()
+    readings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Quote:
     """One labelled quote.
 
     id: unique in its set; text: what the model wrote; label: ``faithful`` or
     ``fabricated``; tags: artifact or fabrication classes; cited_chunk: the chunk the
     model cited (None: document scope); anchor: ground truth of a faithful quote
-    (None for fabricated ones); note: why it is labelled so.
+    (None for fabricated ones); allow: what an independent check of the label may
+    allow (faithful quotes only; None when nothing beyond the basic readings); note: why
+    it is labelled so.
     """
 
     id: str = ""
@@ -124,6 +158,7 @@ class Quote:
     cited_chunk: int | None = None
     anchor: Anchor | None = None
     note: str = ""
+    allow: Allowance | None = None
 
     @property
     def faithful(self) -> bool:
@@ -335,7 +370,8 @@ def papers_search_path(papers_path: str | os.PathLike | Sequence[str | os.PathLi
     """Folders searched for a pinned paper, in order.
 
     ``papers_path`` (folders, or one string with ``os.pathsep`` separators) replaces
-    ``$QUOTELOCATE_PAPERS``; ``datasets/papers/`` and the user cache always follow.
+    ``$QUOTELOCATE_PAPERS``; ``datasets/papers/`` and the user cache always follow. Each
+    folder is followed by its ``corpus/`` subfolder.
     """
     if papers_path is None:
         return paths.papers_search_path()
@@ -343,7 +379,7 @@ def papers_search_path(papers_path: str | os.PathLike | Sequence[str | os.PathLi
         folders = [Path(p) for p in os.fspath(papers_path).split(os.pathsep) if p]
     else:
         folders = [Path(p) for p in papers_path]
-    return folders + [paths.DATASETS_DIR / "papers", paths.cache_dir()]
+    return paths.with_corpus(folders + [paths.DATASETS_DIR / "papers", paths.cache_dir()])
 
 
 def _format_search_path(folders: Sequence[Path]) -> str:
@@ -920,8 +956,50 @@ def _read_quotes(v: _Validator, value: Any) -> tuple[Quote, ...]:
                 raise v.fail(path + ("anchor", "end"), f"end {anchor.end} must be greater than start {anchor.start}", quote_id=qid)
         elif "anchor" in q:
             raise v.fail(path + ("anchor",), "a fabricated quote has no anchor", quote_id=qid)
-        out.append(Quote(id=qid, text=text, label=label, tags=tuple(tags), cited_chunk=cited, anchor=anchor, note=note))
+        allow = None
+        if q.get("allow") is not None:
+            if anchor is None:
+                raise v.fail(path + ("allow",), "only a faithful quote has allowances", quote_id=qid)
+            allow = _read_allow(v, q["allow"], path + ("allow",), anchor, qid)
+        out.append(
+            Quote(id=qid, text=text, label=label, tags=tuple(tags), cited_chunk=cited, anchor=anchor, note=note, allow=allow)
+        )
     return tuple(out)
+
+
+def _read_allow(v: _Validator, value: Any, path: tuple, anchor: Anchor, qid: str) -> Allowance:
+    a = v.mapping(value, path, _ALLOW_KEYS, required=(), quote_id=qid)
+    spans: list[AllowSpan] = []
+    raw_spans = a.get("spans", [])
+    if not isinstance(raw_spans, list):
+        raise v.fail(path + ("spans",), f"expected a list of spans, got {_kind(raw_spans)}", quote_id=qid)
+    for j, item in enumerate(raw_spans):
+        sp = path + ("spans", j)
+        m = v.mapping(item, sp, _SPAN_KEYS, required=("start", "end", "kind"), quote_id=qid)
+        start = v.integer(m["start"], sp + ("start",), quote_id=qid)
+        end = v.integer(m["end"], sp + ("end",), quote_id=qid)
+        kind = v.string(m["kind"], sp + ("kind",), quote_id=qid)
+        if kind not in SPAN_KINDS:
+            raise v.fail(sp + ("kind",), f"{kind!r} is not one of {', '.join(SPAN_KINDS)}", quote_id=qid)
+        if not anchor.start <= start < end <= anchor.end:
+            raise v.fail(
+                sp, f"[{start}, {end}) must be a non-empty span inside the anchor [{anchor.start}, {anchor.end})", quote_id=qid
+            )
+        if spans and start < spans[-1].end:
+            raise v.fail(sp + ("start",), f"{start} overlaps or precedes the previous span (spans go in text order)", quote_id=qid)
+        spans.append(AllowSpan(start=start, end=end, kind=kind))
+    readings: list[str] = []
+    raw_readings = a.get("readings", [])
+    if not isinstance(raw_readings, list):
+        raise v.fail(path + ("readings",), f"expected a list of readings, got {_kind(raw_readings)}", quote_id=qid)
+    for j, item in enumerate(raw_readings):
+        r = v.string(item, path + ("readings", j), quote_id=qid)
+        if r not in READINGS:
+            raise v.fail(path + ("readings", j), f"{r!r} is not one of {', '.join(READINGS)}", quote_id=qid)
+        if r in readings:
+            raise v.fail(path + ("readings", j), f"reading {r!r} is listed twice", quote_id=qid)
+        readings.append(r)
+    return Allowance(spans=tuple(spans), readings=tuple(readings))
 
 
 def _check_quote_fields(q: Quote, source: str, index: int) -> None:
@@ -943,6 +1021,8 @@ def _check_quote_fields(q: Quote, source: str, index: int) -> None:
         raise DatasetError(f"{source}: quote {q.id!r}: field 'anchor': every faithful quote has an anchor")
     if not q.faithful and q.anchor is not None:
         raise DatasetError(f"{source}: quote {q.id!r}: field 'anchor': a fabricated quote has no anchor")
+    if not q.faithful and q.allow is not None:
+        raise DatasetError(f"{source}: quote {q.id!r}: field 'allow': only a faithful quote has allowances")
 
 
 def _snippet(text: str, limit: int = 120) -> str:
@@ -994,6 +1074,11 @@ def _quote_to_dict(q: Quote) -> dict:
         d["cited_chunk"] = q.cited_chunk
     if q.anchor is not None:
         d["anchor"] = {"page": q.anchor.page, "start": q.anchor.start, "end": q.anchor.end, "text": q.anchor.text}
+    if q.allow is not None:
+        d["allow"] = {
+            "spans": [{"start": sp.start, "end": sp.end, "kind": sp.kind} for sp in q.allow.spans],
+            "readings": list(q.allow.readings),
+        }
     if q.note:
         d["note"] = q.note
     return d
