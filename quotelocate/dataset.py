@@ -98,8 +98,10 @@ _SPAN_KEYS = {"start", "end", "kind"}
 
 SKIP_KINDS = ("float", "furniture", "footnote", "marker")
 """Kinds of document text a faithful quote leaves out (:attr:`Allowance.spans`)."""
-SPAN_KINDS = SKIP_KINDS + ("dash",)
-"""Every span kind: the skipped ones, and ``dash`` (a dash the extraction wrote as another character)."""
+SPAN_KINDS = SKIP_KINDS + ("dash", "drop-cap")
+"""Every span kind: the skipped ones, ``dash`` (a dash the extraction wrote as another
+character) and ``drop-cap`` (a drop-cap letter, the line break after it and the rest of
+its word, set in capitals: ``I⏎N`` read as "In")."""
 READINGS = ("spacing-accent", "suspended-hyphen", "math-spacing")
 """Readings a faithful quote may rely on anywhere in its anchor (:attr:`Allowance.readings`)."""
 

@@ -16,6 +16,7 @@ marks and split accents, plus what the quote's markup says:
                the quote leaves out (a figure between the halves of a sentence, the
                running footer and header at a page break)
 ``{X=Y}``      the document has ``X`` where the page prints the dash ``Y`` (the quote has ``Y``)
+``{drop:In}``  the word "In" opens with a drop cap: the document has ``I``, a line break, ``N``
 
 A fabricated quote is written out in full, or derived from a faithful one
 (``("edit", faithful_id, old, new)``: ``old`` replaced by ``new`` once) so that the
@@ -50,7 +51,7 @@ SPACING_FOR = {
 SQ = "'\u2018\u2019"
 DQ = '"\u201c\u201d'
 DASH = "-\u2010\u2013\u2014\u2212"
-MARKUP = re.compile(r"\{\^([^}]+)\}|\{\|(\|?)(float|furniture|footnote)(?:@([^}]+))?\}|\{([^}=|^]+)=([^}]+)\}")
+MARKUP = re.compile(r"\{drop:([^}]+)\}|\{\^([^}]+)\}|\{\|(\|?)(float|furniture|footnote)(?:@([^}]+))?\}|\{([^}=|^]+)=([^}]+)\}")
 
 
 class BuildError(Exception):
@@ -123,17 +124,23 @@ def parse(markup: str) -> tuple[str, str, list[tuple[int, str]]]:
         pattern.append(literal_pattern(lit))
         g = len(groups) + 1
         if m.group(1):
-            pattern.append(f"({re.escape(m.group(1))})")
+            # a drop cap: its letter, a line break, the rest of the word in capitals
+            word = m.group(1)
+            pattern.append(f"({re.escape(word[0])}\\s+(?i:{re.escape(word[1:])}))")
+            quote.append(word)
+            groups.append((g, "drop-cap"))
+        elif m.group(2):
+            pattern.append(f"({re.escape(m.group(2))})")
             groups.append((g, "marker"))
-        elif m.group(3):
+        elif m.group(4):
             # a gap: after a page break when written {||kind}, starting with START when {|kind@START}
-            head = r"\s*\f\s*" if m.group(2) else r"\s*"
-            first = literal_pattern(m.group(4)) if m.group(4) else r"\S"
+            head = r"\s*\f\s*" if m.group(3) else r"\s*"
+            first = literal_pattern(m.group(5)) if m.group(5) else r"\S"
             pattern.append(head + rf"({first}(?:[\s\S]*?\S)?)\s*")
-            groups.append((g, m.group(3)))
+            groups.append((g, m.group(4)))
         else:
-            pattern.append(f"({re.escape(m.group(5))})")
-            quote.append(m.group(6))
+            pattern.append(f"({re.escape(m.group(6))})")
+            quote.append(m.group(7))
             groups.append((g, "dash"))
         at = m.end()
     quote.append(markup[at:])

@@ -30,6 +30,9 @@ labelled page, and the quote is a *reading* of the anchor that differs from it o
     superscript marker glued to a word). A left-out span reads as nothing.
   - ``spans`` of kind ``dash``: one character the extraction wrote for a printed dash
     (the letter ``e`` in one paper's encoding); the quote has any dash there.
+  - ``spans`` of kind ``drop-cap``: a drop-cap capital, the line break after it and the
+    rest of its word in capitals (``I⏎N``); the quote has the word with the capital and
+    the rest in any case ("In").
   - ``readings``: ``spacing-accent`` (a spacing diacritic next to a letter, before or
     after it, dotless i included, read as the precomposed letter), ``suspended-hyphen``
     (a line-end hyphen kept *with* a space: "pre-⏎and post-" as "pre- and post-"),
@@ -37,11 +40,13 @@ labelled page, and the quote is a *reading* of the anchor that differs from it o
     symbol, Unicode category Sm, and a letter or digit).
 
 A fabricated quote is right when it is *not* a reading of the paper anywhere: the
-document text with every left-out span of the set's faithful quotes removed (each
+document text with every left-out span of the set's faithful quotes removed, each dash
+span read as a dash and each drop cap joined to its word (each
 left-out float, footnote or furniture span is a separate text of its own, so body text
 joined to the float that interrupts it is not a reading), ligatures and quote marks
 folded, spacing accents composed everywhere, whitespace collapsed, and at every line
-end a hyphen kept, dropped or kept before a space. The quote is searched in that text
+end a hyphen kept, dropped or kept before a space (only kept before a space where a
+faithful quote reads that hyphen as suspended). The quote is searched in that text
 with all those readings and math spacing allowed at once (more than any one faithful
 quote may use), so a fabrication that is a reading under any combination is reported.
 
@@ -77,7 +82,8 @@ SPACING = {
     "\u02ca": "\u0301", "\u02cb": "\u0300", "\u02db": "\u0328",
 }
 SKIP_KINDS = {"float", "furniture", "footnote", "marker"}
-KIND_TAG = {"marker": "glued-marker", "float": "float", "dash": "dash-glyph"}
+KIND_TAG = {"marker": "glued-marker", "float": "float", "dash": "dash-glyph", "drop-cap": "drop-cap"}
+DROP_OPEN, DROP_CLOSE = "\x04", "\x05"  # a drop-cap span in the anchor
 DASH_SLOT = "\x02"  # a dash span in the anchor: any dash in the quote
 SEPARATOR = "\x03"  # between separate texts: nothing matches it
 LINE_HYPHEN = "\x01"  # a hyphen at a line end, in the fabricated-check text
@@ -193,6 +199,12 @@ def anchor_pattern(anchor: str, readings: set[str]) -> str:
                 parts.append("(?:" + "|".join(options) + ")")
                 i = j
                 continue
+        if c == DROP_OPEN:  # a drop cap and the rest of its word: the letters, case aside after the first
+            j = s.index(DROP_CLOSE, i)
+            word = s[i + 1 : j]
+            parts.append(re.escape(word[0]) + "(?i:" + re.escape(word[1:]) + ")")
+            i = j + 1
+            continue
         if c in LIGATURES:
             parts.append(re.escape(LIGATURES[c]))
         elif c in SINGLE_QUOTES:
@@ -217,6 +229,8 @@ def apply_spans(text: str, start: int, end: int, spans: list[dict]) -> str:
         out.append(text[at : sp["start"]])
         if sp["kind"] == "dash":
             out.append(DASH_SLOT)
+        elif sp["kind"] == "drop-cap":
+            out.append(DROP_OPEN + "".join(text[sp["start"] : sp["end"]].split()) + DROP_CLOSE)
         at = sp["end"]
     out.append(text[at:end])
     return "".join(out)
@@ -248,6 +262,8 @@ def check_faithful(q: dict, text: str) -> list[str]:
             problems.append(f"{qid}: a {sp['kind']} span needs the tag {tag!r}")
         if sp["kind"] == "dash" and (sp["end"] - sp["start"] != 1 or text[sp["start"]].isspace()):
             problems.append(f"{qid}: a dash span is one non-space character")
+        if sp["kind"] == "drop-cap" and not re.fullmatch(r"[A-Z]\s*\n\s*[A-Z]+", text[sp["start"] : sp["end"]]):
+            problems.append(f"{qid}: a drop-cap span is a capital, a line break and the capitals that follow it")
         if sp["kind"] == "marker" and not re.fullmatch(MARKER, text[sp["start"] : sp["end"]]):
             problems.append(f"{qid}: marker span reads {text[sp['start']:sp['end']]!r}, not a superscript marker")
     for r in readings:
@@ -301,6 +317,9 @@ def paper_reading(text: str, faithful: list[dict]) -> str:
             body.append(DASH_SLOT)
         elif kind == "suspended":
             body.append(" ")
+        elif kind == "drop-cap":
+            word = "".join(text[s:e].split())
+            body.append(word[0] + word[1:].lower())
         elif kind != "marker":
             pieces.append(text[s:e])
         at = e
