@@ -479,6 +479,14 @@ PAPERS["jcap2008_apparent_accelerations"] = dict(
           note="Figures A.1 and A.2 head page 13."),
         F("jcap-f24", 14, "which except for [exp (10−3ℓr)] is the same as the E(r) profile in the empty Universe.",
           "ligature", "linebreak"),
+        F("jcap-f26", 8, "Although the NFW profile describes virialized systems{^7}, the use of this profile will prove "
+          "to be very instructive. The average deceleration parameter qvol for model 5 is presented in the right "
+          "panel of figure 3. {|footnote}" + JCAP_FOOT + "{|float@Figure 4.} As can be seen, in this case the "
+          "deceleration parameter is positive (curve 5a).", "page-break", "footnote", "float", "caption",
+          "glued-marker", "running-header", "margin-stamp", "page-number", "ligature"),
+        F("jcap-f27", 14, "[24] Räsänen S, 2004 J. Cosmol. Astropart. Phys. JCAP11(2004)010 [SPIRES] " + JCAP_FOOT +
+          " [25] Wiltshire D L, 2007 New J. Phys. 9 377", "page-break", "spacing-accent", "running-header",
+          "margin-stamp", "page-number", readings=("spacing-accent",)),
         F("jcap-f25", 9, "back-reaction and averaging effects may be used as an interesting alternative explanation "
           "to the dark energy phenomenon. {|footnote}" + JCAP_FOOT + "{|float@Figure 5.} We have compared the "
           "quantities obtained within the exact and inhomogeneous models with their average counterparts.",
