@@ -68,6 +68,21 @@ def find_pdf(name: str) -> Path:
     raise BuildError(f"{name} is not on $QUOTELOCATE_PAPERS (or its corpus/ subfolders)")
 
 
+def paper_text(pdf: Path) -> str:
+    """``Document.text``: every page's text lines (pymupdf ``dict`` order), each followed by
+    a newline, pages joined by a form feed."""
+    pages = []
+    with pymupdf.open(pdf) as doc:
+        for page in doc:
+            lines = []
+            for block in page.get_text("dict", flags=FLAGS).get("blocks", ()):
+                if block.get("type") == 0:
+                    for line in block.get("lines", ()):
+                        lines.append("".join(span.get("text", "") for span in line.get("spans", ())) + "\n")
+            pages.append("".join(lines))
+    return "\f".join(pages)
+
+
 def folded(text: str) -> tuple[str, list[int]]:
     """Ligatures expanded, with each folded character's offset in ``text``."""
     out, where = [], []
@@ -99,12 +114,12 @@ def literal_pattern(s: str) -> str:
     for i, c in enumerate(s):
         if c.isspace():
             near_math = any(unicodedata.category(x) == "Sm" for x in s[max(i - 1, 0) : i + 2] if not x.isspace())
-            if out and out[-1] in (r"\s+", r"\s*"):
+            if out and out[-1] in (r"\s+", r"\s*", "\\s+\u00ad?"):
                 continue
-            out.append(r"\s*" if near_math else r"\s+")
+            out.append(r"\s*" if near_math else "\\s+\u00ad?")
             continue
-        if out and out[-1] not in (r"\s+", r"\s*") and s[i - 1] not in DASH:
-            out.append("(?:[-\u2010]?[ \t]*\n\\s*|\u00ad\\s*|\\s*\u00ad)?")  # line-end or soft hyphen
+        if out and out[-1] not in (r"\s+", r"\s*", "\\s+\u00ad?") and s[i - 1] not in DASH:
+            out.append("(?:[-\u2010]?[ \t]*\n\\s*|\u00ad\\s*)?")  # line-end or soft hyphen
         if c in "-\u2010":
             out.append("[-\u2010](?:[ \t]*\n\\s*)?")
         else:
@@ -213,8 +228,7 @@ def build_fabricated(spec: dict, faithful: dict[str, dict], others: dict[str, di
 def build_faithful_quotes(stem: str) -> tuple[Path, str, list[dict]]:
     paper = Q.PAPERS[stem]
     pdf = find_pdf(paper["file"])
-    with pymupdf.open(pdf) as doc:
-        text = "\f".join(p.get_text("text", flags=FLAGS) for p in doc)
+    text = paper_text(pdf)
     ftext, where = folded(text)
     return pdf, text, [build_faithful(spec, text, ftext, where) for spec in paper["faithful"]]
 

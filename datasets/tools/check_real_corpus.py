@@ -7,8 +7,10 @@ The check reads the YAML with ``yaml.safe_load`` and the PDF with pymupdf direct
 imports nothing of quotelocate (not the loader, the normalizer, the layout code or the
 locator), so a bug there cannot hide a bad label here.
 
-The text. A page's text is ``page.get_text("text", flags=67)``; the document text is
-the pages joined by a form feed, which is what the sets' offsets index. The file's
+The text. A page's text is its lines from ``page.get_text("dict", flags=67)``, each
+followed by a newline (this is ``get_text("text")`` except that a line without text is
+kept as an empty line); the document text is the pages joined by a form feed, which is
+what the sets' offsets index (``Document.text``). The file's
 sha256 and the text's sha256 must equal the set's pins.
 
 A faithful quote is right when its anchor is ``text[start:end]``, starts on the
@@ -18,8 +20,9 @@ labelled page, and the quote is a *reading* of the anchor that differs from it o
   in the quote (a line break, a tab, a form feed, a run of spaces all read as a space);
 * line-end hyphens: a hyphen followed by a line break is either kept (``self-⏎attention``
   read as "self-attention") or dropped with the break (``trans-⏎lation`` as
-  "translation"); a soft hyphen (U+00AD) is dropped, and with it the line break it
-  stands next to;
+  "translation"); a soft hyphen (U+00AD) is dropped, and with it the line break after
+  it when it follows a letter (``gene­⏎ration`` as "generation"; one that starts a word,
+  ``the ⏎­synapses``, is just dropped);
 * ligature glyphs (U+FB00..U+FB06) read as their letters;
 * curly and straight quote marks read as each other;
 * the quote's listed allowances (``allow``), and nothing else:
@@ -102,9 +105,20 @@ class CheckError(Exception):
 # The text
 
 
+def page_text(page) -> str:
+    """A page's text lines in pymupdf's order, each followed by a newline (empty lines too)."""
+    out = []
+    for block in page.get_text("dict", flags=FLAGS).get("blocks", ()):
+        if block.get("type") != 0:
+            continue
+        for line in block.get("lines", ()):
+            out.append("".join(span.get("text", "") for span in line.get("spans", ())) + "\n")
+    return "".join(out)
+
+
 def paper_text(pdf: Path) -> str:
     with pymupdf.open(pdf) as doc:
-        return "\f".join(page.get_text("text", flags=FLAGS) for page in doc)
+        return "\f".join(page_text(page) for page in doc)
 
 
 def page_of(text: str, offset: int) -> int:
@@ -182,11 +196,10 @@ def anchor_pattern(anchor: str, readings: set[str]) -> str:
             continue
         if c == SOFT_HYPHEN:
             j = i + 1
-            while j < n and s[j].isspace():  # a soft hyphen and the line break after it
-                j += 1
-            if parts and parts[-1] == r"\s+":  # a soft hyphen that starts a line
-                parts.pop()
-            i = j
+            if not (parts and parts[-1] == r"\s+"):  # after a letter: the soft hyphen and the line break after it
+                while j < n and s[j].isspace():
+                    j += 1
+            i = j  # after whitespace (a soft hyphen that starts a word): just the soft hyphen
             continue
         if c in DASHES[:2] and i > 0 and s[i - 1].isalpha():
             j = i + 1
@@ -286,8 +299,8 @@ def _fold(s: str) -> str:
     s = compose_accents(s)
     s = "".join(LIGATURES.get(c, c) for c in s)
     s = "".join("'" if c in SINGLE_QUOTES else '"' if c in DOUBLE_QUOTES else c for c in s)
-    s = re.sub("\u00ad\\s*", "", s)
-    s = re.sub(r"\s*\u00ad", "", s)
+    s = re.sub("(?<=\\S)\u00ad\\s*", "", s)  # a soft hyphen after a letter joins the word across the break
+    s = s.replace("\u00ad", "")  # one that starts a word is invisible
     s = re.sub(r"(?<=\w)[-\u2010][ \t]*[\n\f]\s*", "-" + LINE_HYPHEN, s)
     return re.sub(r"\s+", " ", s)
 

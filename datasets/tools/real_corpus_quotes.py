@@ -633,3 +633,114 @@ PAPERS["ieee_tcsvt1997_disk_storage_scalable_video"] = dict(
         X("ieee-x16", other("acl-f25"), "other-paper"),
     ],
 )
+
+# ---------------------------------------------------------------------------------------
+NN_PAGE = "{|furniture@© 2011}{||furniture}"  # the vertical margin line, then the footer and the section header
+
+PAPERS["natneuro2011_ephaptic_coupling"] = dict(
+    name="real-corpus-natneuro2011-ephaptic-coupling",
+    file="natneuro2011_ephaptic_coupling.pdf",
+    url=f"{RAW}/allenai/pdffigures2/3d7ad46753d4a315cccd1c2bcab398380e88c534/src/test/resources/test-pdfs/"
+    "f63cb20759fab2514802c3ef2a743c76bf9dc9f1.pdf",
+    version="Nature Neuroscience 14(2):217-223, 2011",
+    description=(
+        "Ephaptic coupling of cortical neurons (Nature Neuroscience 2011), two-column InDesign "
+        "layout: soft hyphens inside words, at line ends and at line starts, superscript citation "
+        "numbers and ranges glued to words, a vertical copyright line in the margin of every page, "
+        "figures whose axis labels are read into the body between the halves of a sentence."
+    ),
+    faithful=[
+        F("nn-f01", 1, "Neurons communicate via specialized molecular machines, the synapses.", "soft-hyphen",
+          "linebreak", note="'synapses' starts its line with a soft hyphen."),
+        F("nn-f02", 1, "Such discrete, point-to-point synaptic connectivity, whether chemical or electric, is "
+          "important for information processing in the brain{^1–3}. However, such integrative processes do not "
+          "occur in a vacuum.", "glued-marker", "linebreak"),
+        F("nn-f03", 1, "Synaptic inputs, their integration and spike generation trigger changes in the electric "
+          "potential Ve outside the cell that decay with distance from the current source.", "soft-hyphen",
+          "linebreak", note="gene-ration is broken with a soft hyphen."),
+        F("nn-f04", 1, "Although the extracellular signature of individual neurons, such as extracellular action "
+          "potentials, has a modest and spatially confined amplitude{^4,5}, coordinated synaptic input in a "
+          "specific brain region", "soft-hyphen", "glued-marker"),
+        F("nn-f05", 1, "Such fields, in turn, cause changes in the membrane potential Vm through ephaptic coupling",
+          "glued-marker", "linebreak", note="Ends right before the glued citation range 14–20."),
+        F("nn-f06", 1, "(the term 'ephapse' was coined{^14} to describe electric field interactions occurring between "
+          "juxtaposed neural elements; we use it to describe effects induced by voltage and field changes along "
+          "the cell membrane in general{^17})", "soft-hyphen", "glued-marker", "smart-quote"),
+        F("nn-f07", 1, "Moreover, extracranial application of slowly varying currents can affect behavior, "
+          "enhancing, for example, sleep-assisted memory consolidation in humans{^26}.",
+          "column-break", "two-column", "soft-hyphen", "glued-marker"),
+        F("nn-f08", 1, "Robust relationships between the oscillating LFP and spiking are widely observed{^27–32}.",
+          "soft-hyphen", "glued-marker"),
+        F("nn-f09", 1, "Endogenous electric field activity in the living brain typically induces extracellular "
+          "voltage changes less than 0.5 mV and fields under 5 mV mm−1 (refs. 12,33,34).", "linebreak",
+          note="mm−1 carries a raised exponent."),
+        F("nn-f10", 1, "We developed a 12-pipette setup that {|footnote}{|float@Ephaptic coupling}" + NN_PAGE +
+          " allows independent positioning of each pipette under visual control with micrometer accuracy",
+          "page-break", "footnote", "float", "margin-stamp", "running-header", "page-number",
+          note="The affiliations, the title block and abstract (extracted after the body), the margin line, the "
+               "footer and the header come between the halves."),
+        F("nn-f11", 2, "Typically, a single extracellular stimulation electrode (S1) was positioned 50–150 µm from "
+          "the cell body (Fig. 1a).", "linebreak"),
+        F("nn-f12", 2, "Synaptic activity was always pharmacologically silenced using D(−)-2-amino-5-"
+          "phosphonovaleric acid (AP5) to block NMDA receptors", "soft-hyphen", "linebreak"),
+        F("nn-f13", 2, "It also induces an E that oscillates at f and decays with 1/r2.", "linebreak",
+          note="r2 is r squared: the 2 is a raised exponent."),
+        F("nn-f14", 2, "Notably, in vivo extracellular activity does not give rise to distinctive frequency "
+          "bandwidths but instead scales as 1/fn, where the exponent n is approximately 1, over the whole "
+          "frequency domain{^44}.", "soft-hyphen", "glued-marker",
+          note="fn is f to the power n; the citation 44 is a glued marker after 'domain'."),
+        F("nn-f15", 2, "We chose I0 to induce field and voltage profiles similar to LFPs measured in vivo. For "
+          "extracellular stimulation at 1 Hz with I0 = 25, 50, 100 and 200 nA, we measured fields of 0.74 ± 0.53, "
+          "1.49 ± 1.06, 2.96 ± 2.11 and 5.86 ± 4.25 mV mm−1", "column-break", "two-column"),
+        F("nn-f16", 2, "We injected a constant current for 9 s at the cell body that {|float@I1}" + NN_PAGE +
+          " induced spiking (typically 2–4 Hz; Fig. 3a and Supplementary Fig. 3).", "page-break", "float",
+          "caption", "margin-stamp", "running-header", "page-number",
+          note="Figure 1's panels and caption, read into the body, come between the halves."),
+        F("nn-f17", 3, "As a further measure of entrainment, we quantified the spike-triggered average (STA) of all "
+          "neurons (Fig. 3c). We calculated the power spectrum of the STA as a function of frequency (Fig. 3e and "
+          "Supplementary Figs. 4–9).", "column-break", "two-column", "hyphen-keep"),
+        F("nn-f18", 3, "we compared the SFC between control and experiments at f for each field {|float@d xcorr}" +
+          NN_PAGE + " configuration (Fig. 3f and Supplementary Figs. 4, 6 and 8).", "page-break", "float",
+          "caption", "margin-stamp", "running-header", "page-number"),
+        F("nn-f19", 3, "We used spike field coherence (SFC), a modified version of the STA analysis{^28,32}, to "
+          "quantify the relationship between spiking and the extracellular stimulus.", "soft-hyphen",
+          "glued-marker"),
+        F("nn-f20", 4, "Although the average STP of all neurons indicated the strong presence of oscillations "
+          "(Supplementary Figs. 4–9), the power of the STP at f did not distinguish between extracellular "
+          "stimulation and control experiments", "column-break", "two-column"),
+        F("nn-f21", 4, "Consistent with the single-neuron data, a field oscillating at 1 Hz synchronized spikes in "
+          "all four cells such that a {|float@0.04}" + NN_PAGE + " preferred spiking-phase close to 270° emerged "
+          "with increasing field strength (Fig. 4c–e).", "page-break", "float", "caption", "margin-stamp",
+          "running-header", "page-number"),
+        F("nn-f22", 5, "Note that all of this took place without any synaptic transmission occurring", "soft-hyphen",
+          "linebreak"),
+        F("nn-f23", 6, "Individual neurons can have frequency preferences that enable them to respond best to "
+          "inputs in a narrow frequency window{^47}.", "soft-hyphen", "glued-marker"),
+        F("nn-f24", 4, "all comparisons between the STP of control and extracellular stimulation experiments "
+          "resulted in P > 0.58", "soft-hyphen", "linebreak"),
+    ],
+    fabricated=[
+        X("nn-x01", edit("nn-f11", "50–150 µm", "50–100 µm"), "number"),
+        X("nn-x02", edit("nn-f09", "less than 0.5 mV", "less than 5 mV"), "number"),
+        X("nn-x03", "It also induces an E that oscillates at f and decays with 1/r.", "dropped-exponent",
+          note="r squared loses its exponent."),
+        X("nn-x04", "but instead scales as 1/f, where the exponent n is approximately 1", "dropped-exponent"),
+        X("nn-x05", edit("nn-f09", "fields under 5 mV mm−1 (refs.", "fields under 5 mV mm (refs."),
+          "dropped-exponent"),
+        X("nn-x06", edit("nn-f16", "constant current", "oscillating current"), "word-swap"),
+        X("nn-x07", edit("nn-f22", "without any synaptic", "with synaptic"), "negation"),
+        X("nn-x08", edit("nn-f03", "the electric potential Ve", "the electric potential VE"), "case"),
+        X("nn-x09", edit("nn-f09", " (refs. 12,33,34).", "."), "marker-dropped",
+          note="The bracketed reference list is dropped."),
+        X("nn-x10", "We injected a constant current for 9 s at the cell body that I1 0.75 1.5 0.5 0.25 S1",
+          "cross-flow", note="The sentence joined to the figure labels read into it."),
+        X("nn-x11", "we compared the SFC between control and experiments at f for each field d xcorr e Time period",
+          "cross-flow"),
+        X("nn-x12", edit("nn-f21", "close to 270°", "close to 90°"), "number"),
+        X("nn-x13", "Neurons communicate via specialized molecular machines, the affect behavior, enhancing, for "
+          "example, sleep-assisted memory consolidation", "cross-column", "splice"),
+        X("nn-x14", edit("nn-f15", "at 1 Hz", "at 10 Hz"), "number"),
+        X("nn-x15", edit("nn-f23", "in a narrow frequency window", "in a broad frequency window"), "word-swap"),
+        X("nn-x16", other("ieee-f13"), "other-paper"),
+    ],
+)
