@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from quotelocate.dataset import load_quote_set  # noqa: E402
+from quotelocate.dataset import QuoteSet, load_quote_set  # noqa: E402
 from quotelocate.errors import QuotelocateError  # noqa: E402
 from quotelocate.evaluate import evaluate, wilson  # noqa: E402
 
@@ -70,7 +70,11 @@ def set_paths() -> list[Path]:
 
 
 def evaluate_paper(path: Path, config: str = "recommended") -> PaperResult:
-    qs = load_quote_set(path)
+    return evaluate_set(load_quote_set(path), config)
+
+
+def evaluate_set(qs: QuoteSet, config: str = "recommended") -> PaperResult:
+    """One loaded set under ``config``, through :func:`quotelocate.evaluate.evaluate`."""
     ev = evaluate(qs, [config], repeats=1)
     v = ev.verdicts[ev.verdicts["config"] == config]
     faithful = v[v["label"] == "faithful"]

@@ -96,8 +96,9 @@ _ANCHOR_KEYS = {"page", "start", "end", "text"}
 _ALLOW_KEYS = {"spans", "readings"}
 _SPAN_KEYS = {"start", "end", "kind"}
 
-SKIP_KINDS = ("float", "furniture", "footnote", "marker")
-"""Kinds of document text a faithful quote leaves out (:attr:`Allowance.spans`)."""
+SKIP_KINDS = ("float", "furniture", "footnote", "marker", "body")
+"""Kinds of document text a faithful quote leaves out (:attr:`Allowance.spans`); ``body``
+is main text a footnote or caption quote skips where the note continues in the next column."""
 SPAN_KINDS = SKIP_KINDS + ("dash", "drop-cap")
 """Every span kind: the skipped ones, ``dash`` (a dash the extraction wrote as another
 character) and ``drop-cap`` (a drop-cap letter, the line break after it and the rest of

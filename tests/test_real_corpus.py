@@ -65,16 +65,21 @@ def _papers_folders() -> list[Path]:
     return [p for p in paths.papers_search_path()]
 
 
+_SETS: dict = {}
+
+
 def _load(path: Path):
-    try:
-        return load_quote_set(path)
-    except PaperNotFoundError as exc:
-        pytest.fail(f"{exc}; set QUOTELOCATE_PAPERS to ../shared/papers")
+    if path not in _SETS:
+        try:
+            _SETS[path] = load_quote_set(path)
+        except PaperNotFoundError as exc:
+            pytest.fail(f"{exc}; set QUOTELOCATE_PAPERS to ../shared/papers")
+    return _SETS[path]
 
 
 @lru_cache(maxsize=None)
 def _result(path: Path):
-    return corpus_eval.evaluate_paper(path, "recommended")
+    return corpus_eval.evaluate_set(_load(path), "recommended")
 
 
 def _raw(path: Path) -> dict:

@@ -12,7 +12,7 @@ expression that allows whitespace, line-end and soft hyphens, ligature glyphs, q
 marks and split accents, plus what the quote's markup says:
 
 ``{^X}``       the document has the glued superscript marker ``X`` here; the quote omits it
-``{|kind}``    the document has text of ``kind`` (float, furniture, footnote) here that
+``{|kind}``    the document has text of ``kind`` (float, furniture, footnote, body) here that
                the quote leaves out (a figure between the halves of a sentence, the
                running footer and header at a page break)
 ``{X=Y}``      the document has ``X`` where the page prints the dash ``Y`` (the quote has ``Y``)
@@ -51,7 +51,7 @@ SPACING_FOR = {
 SQ = "'\u2018\u2019"
 DQ = '"\u201c\u201d'
 DASH = "-\u2010\u2013\u2014\u2212"
-MARKUP = re.compile(r"\{drop:([^}]+)\}|\{\^([^}]+)\}|\{\|(\|?)(float|furniture|footnote)(?:@([^}]+))?\}|\{([^}=|^]+)=([^}]+)\}")
+MARKUP = re.compile(r"\{drop:([^}]+)\}|\{\^([^}]+)\}|\{\|(\|?)(float|furniture|footnote|body)(?:@([^}]+))?\}|\{([^}=|^]+)=([^}]+)\}")
 
 
 class BuildError(Exception):
@@ -149,7 +149,9 @@ def parse(markup: str) -> tuple[str, str, list[tuple[int, str]]]:
             groups.append((g, "marker"))
         elif m.group(4):
             # a gap: after a page break when written {||kind}, starting with START when {|kind@START}
-            head = r"\s*\f\s*" if m.group(3) else r"\s*"
+            # (a line-end hyphen right before the gap stays outside it)
+            hyphen = r"(?:[-\u2010](?=\s))?" if lit else ""
+            head = hyphen + (r"\s*\f\s*" if m.group(3) else r"\s*")
             first = literal_pattern(m.group(5)) if m.group(5) else r"\S"
             pattern.append(head + rf"({first}(?:[\s\S]*?\S)?)\s*")
             groups.append((g, m.group(4)))

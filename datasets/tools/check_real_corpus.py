@@ -27,10 +27,11 @@ labelled page, and the quote is a *reading* of the anchor that differs from it o
 * curly and straight quote marks read as each other;
 * the quote's listed allowances (``allow``), and nothing else:
 
-  - ``spans`` of kind ``float``, ``furniture``, ``footnote`` or ``marker``: document
-    text inside the anchor that the quote leaves out (a figure or table the sentence
-    flows around, a running header and page number at a page break, a footnote, a
-    superscript marker glued to a word). A left-out span reads as nothing.
+  - ``spans`` of kind ``float``, ``furniture``, ``footnote``, ``marker`` or ``body``:
+    document text inside the anchor that the quote leaves out (a figure or table the
+    sentence flows around, a running header and page number at a page break, a footnote,
+    a superscript marker glued to a word, the main text between the two halves of a
+    footnote that continues in the next column). A left-out span reads as nothing.
   - ``spans`` of kind ``dash``: one character the extraction wrote for a printed dash
     (the letter ``e`` in one paper's encoding); the quote has any dash there.
   - ``spans`` of kind ``drop-cap``: a drop-cap capital, the line break after it and the
@@ -45,8 +46,9 @@ labelled page, and the quote is a *reading* of the anchor that differs from it o
 A fabricated quote is right when it is *not* a reading of the paper anywhere: the
 document text with every left-out span of the set's faithful quotes removed, each dash
 span read as a dash and each drop cap joined to its word (each
-left-out float, footnote or furniture span is a separate text of its own, so body text
-joined to the float that interrupts it is not a reading), ligatures and quote marks
+left-out float, footnote, furniture or body span is a separate text of its own, so body
+text joined to the float that interrupts it is not a reading; removing a span can join
+text that a reader would not join, which only makes this check stricter), ligatures and quote marks
 folded, spacing accents composed everywhere, whitespace collapsed, and at every line
 end a hyphen kept, dropped or kept before a space (only kept before a space where a
 faithful quote reads that hyphen as suspended). The quote is searched in that text
@@ -84,7 +86,7 @@ SPACING = {
     "\u02d8": "\u0306", "\u00af": "\u0304", "\u02c9": "\u0304", "\u02d9": "\u0307", "\u02dd": "\u030b",
     "\u02ca": "\u0301", "\u02cb": "\u0300", "\u02db": "\u0328",
 }
-SKIP_KINDS = {"float", "furniture", "footnote", "marker"}
+SKIP_KINDS = {"float", "furniture", "footnote", "marker", "body"}
 KIND_TAG = {"marker": "glued-marker", "float": "float", "dash": "dash-glyph", "drop-cap": "drop-cap"}
 DROP_OPEN, DROP_CLOSE = "\x04", "\x05"  # a drop-cap span in the anchor
 DASH_SLOT = "\x02"  # a dash span in the anchor: any dash in the quote
