@@ -859,3 +859,105 @@ PAPERS["emnlp2004_monolingual_mt_paraphrase_msword"] = dict(
         X("emnlp-x16", other("nn-f03"), "other-paper"),
     ],
 )
+
+# ---------------------------------------------------------------------------------------
+INF_HEAD = "{||furniture}"  # the next page's running header and page number
+
+PAPERS["arxiv2015_influential_nodes_rotated"] = dict(
+    name="real-corpus-arxiv2015-influential-nodes-rotated",
+    file="arxiv2015_influential_nodes_rotated.pdf",
+    url=f"{RAW}/allenai/science-parse/f83983aa1b898f0e47c97f4997c57427bf277182/core/src/test/resources/"
+    "superscripttest.pdf",
+    version="arXiv:1504.06236v2",
+    description=(
+        "Improving detection of influential nodes in complex networks (arXiv 2015), single column "
+        "amsart-like layout from dvips and Ghostscript: three landscape pages (rotated tables), a "
+        "vertical arXiv stamp, running headers and page numbers inside sentences that cross pages, "
+        "inline math with exponents and superscripts, old LaTeX spacing accents in names."
+    ),
+    faithful=[
+        F("inf-f01", 1, "Recently an increasing amount of research is devoted to the question of how the most "
+          "influential nodes (seeds) can be found effectively in a complex network.", "ligature", "linebreak"),
+        F("inf-f02", 1, "but they do not have a satisfactory dissemination potentiality in the network due to having "
+          "many common neighbors (CN(1)) and common neighbors of neighbors (CN(2)).", "linebreak",
+          note="The (1) and (2) of CN are raised."),
+        F("inf-f04", 1, "arXiv:1504.06236v2 [cs.SI] 24 Apr 2015", "margin-stamp",
+          note="The vertical stamp in the left margin."),
+        F("inf-f05", 1, "These authors contributed equally to this work.", "footnote"),
+        F("inf-f07", 3, "Each connection with distance j will be penalized by βj where 0 ≤ β ≤ 1.", "math-spacing",
+          "linebreak", readings=("math-spacing",),
+          note="βj is β to the power j; the extraction has no space after each ≤."),
+        F("inf-f08", 3, "The disadvantage of using high-degree centrality measure is that it considers a node locally, "
+          "i.e. based " + INF_HEAD + " on its location, and in graphs with multiple components, the seeds are likely "
+          "to be selected only from a big component.", "page-break", "running-header", "page-number"),
+        F("inf-f09", 4, "In 2011, L. Lü et al. [39] proposed a variant of PageRank known as LeaderRank.",
+          "spacing-accent", readings=("spacing-accent",)),
+        F("inf-f10", 5, "We want to show that the seeds selected each of the mentioned " + INF_HEAD + " measures "
+          "mostly belong to N(i), i ≤ 2, of each other.", "page-break", "running-header", "page-number",
+          "math-spacing", readings=("math-spacing",)),
+        F("inf-f12", 8, "The rate of CN(1,2) of seeds of different seed sets obtained by various measures on seven "
+          "datasets.", "rotated-page", "caption", "table", "ligature",
+          note="Page 8 is a landscape page (/Rotate 90)."),
+        F("inf-f13", 9, "A sample of information about the cardinality of CN(1,2) for different values of k on the AD "
+          "dataset.", "rotated-page", "caption", "table", "ligature"),
+        F("inf-f14", 15, "Spreading effectiveness of seeds by different seed sets.", "rotated-page", "caption", "table",
+          "ligature"),
+        F("inf-f15", 10, "To clarify how to get the values of COV in Table 2, as a sample case, the detailed "
+          "information about the cardinality of CN(1,2) of top k seeds of the AD dataset is displayed in Table 3.",
+          "linebreak"),
+        F("inf-f16", 16, "We also showed that in the seed sets, the cardinalities |CN(1)| and |CN(2)| are "
+          "significantly large", "ligature", "linebreak"),
+        F("inf-f17", 16, "[15] J. A. Chevalier, D. Mayzlin, The effect of word of mouth on sales: Online book reviews, "
+          "Journal of marketing research 43 (3) (2006) 345–354. " + INF_HEAD + " [16] N. S. Koh, N. Hu, E. K. "
+          "Clemons, Do online reviews reflect a product's true perceived quality?", "page-break", "running-header",
+          "page-number", "ligature", "smart-quote"),
+        F("inf-f18", 17, "[21] D. Kempe, J. Kleinberg, É. Tardos, Maximizing the spread of influence through a "
+          "social network", "spacing-accent", "ligature", readings=("spacing-accent",)),
+        F("inf-f19", 17, "[39] L. Lü, Y.-C. Zhang, C. H. Yeung, T. Zhou, Leaders in social networks, the delicious "
+          "case", "spacing-accent", readings=("spacing-accent",)),
+        F("inf-f22", 6, "Now, it is time to show the results from Subsection 3.2. {||furniture}{|float@Algorithm 2}"
+          "{||furniture}{|float@Table 2.}{||furniture}{|float@Table 3.}{||furniture} To clarify how to get the values "
+          "of COV in Table 2, as a sample case, the detailed information about the cardinality of CN(1,2) of top k "
+          "seeds of the AD dataset is displayed in Table 3.", "page-break", "float", "table", "rotated-page",
+          "running-header", "page-number",
+          note="Page 7 holds only algorithms and pages 8 and 9 are landscape tables; the text goes on on page 10."),
+        F("inf-f23", 10, "Therefore, we see that the high degree node w2 is removed and since there is only one path "
+          "between w1 and w2, the subsequent nodes of w2 will never get the chance of being influenced. "
+          "{|float@w1} Based on the argument above, to nominate a new node (with highest degree among non-seed "
+          "nodes) to be a seed, we need to evaluate |CN(1)| of seed nodes and the node which is in question.",
+          "float", "caption", "ligature", note="Figure 3 stands between the two sentences."),
+        F("inf-f24", 13, "as well as the numerical comparison of the spread effectiveness of SIDD with other methods on "
+          "the same datasets (Table 5). {||furniture}{|float@10 15} The results assert the superiority of SIDD over "
+          "the other methods.", "page-break", "float", "caption", "running-header", "page-number", "ligature",
+          note="The plots of Figure 8 head page 14."),
+        F("inf-f25", 2, "however by choosing v1 and v14 which are in an appropriate distance of each other, we can "
+          "achieve a more effective propagation. {|float@v15}{||furniture} Hereinafter, we use the following "
+          "concepts and notations throughout the paper", "page-break", "float", "caption", "running-header",
+          "page-number", "ligature"),
+        F("inf-f21", 5, "Since we are particularly interested in high-degree centrality measure, we have examined the "
+          "number of its common seeds with other measures' seed sets in Figure 2.", "linebreak", "smart-quote"),
+    ],
+    fabricated=[
+        X("inf-x01", "Each connection with distance j will be penalized by β where 0 ≤ β ≤ 1.", "dropped-exponent",
+          note="β^j loses its exponent j."),
+        X("inf-x02", edit("inf-f02", "many common neighbors (CN(1))", "many common neighbors (CN)"),
+          "dropped-exponent", note="The raised (1) of CN is dropped."),
+        X("inf-x03", edit("inf-f07", "0 ≤ β ≤ 1", "0 ≤ β ≤ 2"), "number"),
+        X("inf-x04", edit("inf-f12", "on seven datasets", "on ten datasets"), "number"),
+        X("inf-x05", edit("inf-f09", "In 2011", "In 2012"), "number"),
+        X("inf-x06", edit("inf-f09", " [39] proposed", " proposed"), "marker-dropped"),
+        X("inf-x07", edit("inf-f01", "can be found effectively", "cannot be found effectively"), "negation"),
+        X("inf-x08", edit("inf-f09", "known as LeaderRank", "known as Leaderrank"), "case"),
+        X("inf-x09", edit("inf-f16", "significantly large", "significantly small"), "word-swap"),
+        X("inf-x10", "i.e. based A. SHEIKHAHMADI, M. A. NEMATBAKHSH, AND A. SHOKROLLAHI on its location",
+          "cross-flow", note="The sentence joined to the running header that interrupts it."),
+        X("inf-x11", "The rate of CN(1,2) of seeds of different seed sets obtained by various measures on seven "
+          "datasets. Dataset Top k Degree Betweenness", "cross-flow"),
+        X("inf-x12", edit("inf-f08", "only from a big component", "only from a small component"), "word-swap"),
+        X("inf-x13", edit("inf-f08", "considers a node locally", "considers a node globally"), "word-swap"),
+        X("inf-x14", edit("inf-f15", "displayed in Table 3", "displayed in Table 4"), "number"),
+        X("inf-x15", "We want to show that the seeds selected each of the mentioned measures mostly belong to N, "
+          "i ≤ 2, of each other.", "dropped-exponent", note="N(i) loses its raised (i)."),
+        X("inf-x16", other("emnlp-f01"), "other-paper"),
+    ],
+)
