@@ -28,6 +28,12 @@ SETS_DIR = REPO / "datasets" / "real-corpus"
 SETS = sorted(SETS_DIR.glob("*.yaml"))
 CORPUS_README = REPO.parent / "shared" / "papers" / "corpus" / "README.md"
 CROSSING = {"column-break", "page-break", "float"}
+# A paper with fewer places where a sentence crosses a break than a third of 20 quotes:
+# every such place is used once, and the set as a whole still has a third.
+FEW_CROSSINGS = {
+    "clef2008_ave_answer_validation_msword": "five single-column pages without running furniture: the sentences "
+    "that cross a page break or the table are all used",
+}
 
 # Fabricated quotes the locator accepts today, each for a reason another change removes.
 # The per-paper test is a strict xfail while its paper has one (so it turns red the day
@@ -111,7 +117,8 @@ def test_set_loads_with_enough_quotes_of_every_kind(path):
     faithful, fabricated = qs.faithful, qs.fabricated
     assert len(faithful) >= 20 and len(fabricated) >= 15
     crossing = [q for q in faithful if CROSSING & set(q.tags)]
-    assert 3 * len(crossing) >= len(faithful), f"{len(crossing)} of {len(faithful)} faithful quotes cross a break"
+    share = 3 if path.stem not in FEW_CROSSINGS else 6
+    assert share * len(crossing) >= len(faithful), f"{len(crossing)} of {len(faithful)} faithful quotes cross a break"
     for q in qs.quotes:
         assert set(q.tags) <= set(FAITHFUL_TAGS if q.faithful else FABRICATED_TAGS)
     made = {t for q in fabricated for t in q.tags}
@@ -119,6 +126,12 @@ def test_set_loads_with_enough_quotes_of_every_kind(path):
         assert needed in made, f"{path.stem}: no fabricated quote tagged {needed!r}"
     assert made & {"negation", "case"}, f"{path.stem}: neither a negation nor a case change"
     assert made & {"cross-flow", "cross-column"}, f"{path.stem}: no splice across a float or a column"
+
+
+def test_a_third_of_all_faithful_quotes_cross_a_break():
+    faithful = [q for p in SETS for q in _load(p).faithful]
+    crossing = [q for q in faithful if CROSSING & set(q.tags)]
+    assert 3 * len(crossing) >= len(faithful), f"{len(crossing)} of {len(faithful)}"
 
 
 @pytest.mark.parametrize("path", SETS, ids=[p.stem for p in SETS])

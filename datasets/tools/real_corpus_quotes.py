@@ -961,3 +961,96 @@ PAPERS["arxiv2015_influential_nodes_rotated"] = dict(
         X("inf-x16", other("emnlp-f01"), "other-paper"),
     ],
 )
+
+# ---------------------------------------------------------------------------------------
+PAPERS["clef2008_ave_answer_validation_msword"] = dict(
+    name="real-corpus-clef2008-ave-answer-validation-msword",
+    file="clef2008_ave_answer_validation_msword.pdf",
+    url=f"{RAW}/kermitt2/grobid/b8d6bec302189e29a6c358ea513f8be834004a86/grobid-core/src/test/resources/test/"
+    "Wang-paperAVE2008.pdf",
+    version="CLEF 2008 working notes (MS Word)",
+    description=(
+        "Information synthesis for answer validation (CLEF/AVE 2008 working notes), single column "
+        "LNCS-like MS Word layout: footnote markers glued to a letter and inside parentheses after "
+        "a number, footnotes set off by long runs of spaces at page ends inside sentences, a results "
+        "table, German example text with precomposed accents and ß, trailing spaces at line ends."
+    ),
+    faithful=[
+        F("clef-f01", 1, "Saarland University 66123 Saarbrücken, Germany",
+          "nfkc", "linebreak"),
+        F("clef-f02", 1, "This report is about our participation in the Answer Validation Exercise (AVE2008).", "plain"),
+        F("clef-f03", 1, "They have achieved f-measures of 0.64 and 0.61 respectively.", "plain"),
+        F("clef-f04", 1, "Using Recognizing Textual Entailment (RTE-1 – Dagan et al., 2006; RTE-2 – Bar-Haim et al., "
+          "2006) to do answer validation has shown a great success (Peñas et al., 2007).", "linebreak", "nfkc"),
+        F("clef-f05", 1, "Therefore, based on the system we developed last year, our motivation this year is to see "
+          "whether using extra information, e.g. named-entity (NE) recognition, question analysis, etc., can make "
+          "further improvement on the final results.", "hyphen-keep", "linebreak"),
+        F("clef-f06", 1, "Since content words usually convey most of the meaning of the sentence, we will mark the "
+          "nouns as Topic Words and the verb as the Root Node.", "page-break",
+          note="The sentence runs from the last line of page 1 to the first of page 2; the pages have no running "
+               "header or footer."),
+        F("clef-f07", 2, "Once we successfully identify the topic words in T, we trace up along the dependency parse "
+          "tree to find the lowest common parent node, which will be marked as the root node of the tree skeleton "
+          "of T{^1}.", "glued-marker", "linebreak",
+          note="The footnote marker 1 is glued to the letter T (a name, not T to the power 1)."),
+        F("clef-f08", 2, "The Root Node of T is not necessary to be a verb, instead, it could be a noun, a "
+          "preposition, or even a dependency relation.", "footnote"),
+        F("clef-f09", 2, "Chief requirements for the backup strategy are robustness and simplicity.", "plain"),
+        F("clef-f10", 3, "Our AVE system uses the RTE system (Tera – Textual Entailment Recognition for Application) "
+          "as a core component.", "caption"),
+        F("clef-f11", 3, "How many \"Superside\" world championships did Steve Webster win between 1987 and 2004? "
+          "(id=87)", "plain", "glued-marker", note="Ends before the glued footnote marker 2."),
+        F("clef-f12", 3, "The most successful sidecar racer in Superside has been Steve Webster MBE, who has won ten "
+          "world championships between 1987 and 2004.", "linebreak", first=True),
+        F("clef-f13", 3, "In practice, after applying our RTE system, if the T-H pairs are covered by our main "
+          "approach, we will directly use the answers; if not, we will use a threshold {|footnote} to decide the "
+          "answer based on the two similarity scores.", "page-break", "footnote",
+          note="Footnote 2 ends page 3 between the halves."),
+        F("clef-f14", 3, "The \"id\" comes from AVE 2008 test data, i.e. \"AVE2008-annotated-test-EN.xml\".",
+          "footnote", "smart-quote"),
+        F("clef-f15", 4, "Based on the error analysis of last year's results, this year we use additional components "
+          "to filter out noisy candidates.", "smart-quote", "linebreak"),
+        F("clef-f16", 4, "In the following, we will first show the table of the results and then present an error "
+          "analysis. {|float@Table 1.} In the table, we notice that both for English and German, our validation "
+          "system outperforms the best QA systems, which suggests the necessity of the validation step.",
+          "float", "table", "caption", "linebreak", note="Table 1 stands between the two sentences."),
+        F("clef-f17", 4, "Therefore, we did some error analysis to see whether there is still some space for "
+          "improvements. An interesting example in the English data is as follows, Question: What is the name of "
+          "the best known piece by Jeremiah Clarke?", "page-break", "linebreak"),
+        F("clef-f18", 5, "Wer war Russlands Verteidigungsminister 1994? (id=0020{^3})", "glued-marker", "nfkc",
+          note="The footnote marker 3 is glued to the number 0020 inside the parentheses; it is a marker, not an "
+               "exponent."),
+        F("clef-f19", 5, "Wie der russische Verteidigungsminister Pawel Gratschow am Mittwoch in Tiflis weiter "
+          "bekanntgab, will Rußland insgesamt fünf Militärstützpunkte in den Kaukasus-Republiken Georgien, "
+          "Armenien und Aserbaidschan einrichten.", "hyphen-keep", "nfkc", "linebreak"),
+        F("clef-f20", 5, "Our system wrongly validated this answer, because \"a rondo\" is not the name of that music "
+          "work.", "smart-quote"),
+        F("clef-f21", 5, "Due to the noisy web data, filtering some documents in the preprocessing step could be even "
+          "more effective than working on the post-processing phase.", "linebreak"),
+    ],
+    fabricated=[
+        X("clef-x01", edit("clef-f03", "0.64 and 0.61", "0.64 and 0.66"), "number"),
+        X("clef-x02", edit("clef-f01", "66123", "66132"), "number"),
+        X("clef-x03", edit("clef-f09", "robustness and simplicity", "robustness and speed"), "word-swap"),
+        X("clef-x04", edit("clef-f20", "wrongly validated", "correctly validated"), "word-swap"),
+        X("clef-x05", edit("clef-f21", "could be even more effective", "could not be more effective"), "negation"),
+        X("clef-x06", edit("clef-f02", "Answer Validation Exercise", "answer validation exercise"), "case"),
+        X("clef-x07", edit("clef-f04", " (Peñas et al., 2007).", "."), "marker-dropped"),
+        X("clef-x08", "if not, we will use a threshold The \"id\" comes from AVE 2008 test data", "cross-flow",
+          note="The sentence joined to the footnote that interrupts it."),
+        X("clef-x09", "In the following, we will first show the table of the results and then present an error "
+          "analysis. Table 1. Results of our submissions compared with last year's Submission Runs Recall",
+          "cross-flow"),
+        X("clef-x10", edit("clef-f19", "insgesamt fünf Militärstützpunkte", "insgesamt drei Militärstützpunkte"),
+          "word-swap"),
+        X("clef-x11", edit("clef-f12", "has won ten world championships", "has won nine world championships"),
+          "word-swap"),
+        X("clef-x12", edit("clef-f11", "between 1987 and 2004", "between 1987 and 2005"), "number"),
+        X("clef-x13", "Wer war Russlands Verteidigungsminister 1993? (id=0020)", "number"),
+        X("clef-x14", edit("clef-f15", "to filter out noisy candidates", "to filter out noisy documents"),
+          "word-swap"),
+        X("clef-x15", edit("clef-f06", "as Topic Words and the verb as the Root Node",
+                           "as the Root Node and the verb as Topic Words"), "word-swap"),
+        X("clef-x16", other("jcap-f16"), "other-paper"),
+    ],
+)
