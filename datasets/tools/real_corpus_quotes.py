@@ -1054,3 +1054,107 @@ PAPERS["clef2008_ave_answer_validation_msword"] = dict(
         X("clef-x16", other("jcap-f16"), "other-paper"),
     ],
 )
+
+# ---------------------------------------------------------------------------------------
+PAPERS["arxiv2022_strain_sensor_elsarticle"] = dict(
+    name="real-corpus-arxiv2022-strain-sensor-elsarticle",
+    file="arxiv2022_strain_sensor_elsarticle.pdf",
+    url=f"{RAW}/allenai/papermage/9cd4bb48cbedab45d0f7a455711438f1632abebe/tests/fixtures/svm_word_predictor/"
+    "key-error-585bcfc650f744efa7942900b742c1b64863350e.pdf",
+    version="arXiv:2201.13352v1",
+    description=(
+        "Low-power silicon strain sensor (arXiv 2022), Elsevier elsarticle two-column preprint: a "
+        "vertical arXiv stamp and the preprint line at the end of the first page inside a sentence, "
+        "circuit figures and tables at the top of columns and pages, superscript affiliation letters "
+        "glued to names, spacing accents, units with raised exponents."
+    ),
+    faithful=[
+        F("strain-f01", 1, "Nicolas Roisin{^a}, Thibault P. Delhaye{^a}, Nicolas André{^a}, Jean-Pierre Raskin{^a}, "
+          "Denis Flandre", "glued-marker", "spacing-accent", readings=("spacing-accent",),
+          note="Each author name carries the affiliation letter a, glued to it; André is extracted as Andr´e."),
+        F("strain-f02", 1, "The sensor relies on the piezoresistive effect in the silicon MOS transistors that form "
+          "the current reference circuit.", "ligature", "linebreak"),
+        F("strain-f03", 1, "A basic implementation with an integrated resistor reaches a strain sensitivity of 2.54 "
+          "nA/µϵ (gauge factor of 324) for a temperature sensitivity of 52.06 nA/°C.", "linebreak"),
+        F("strain-f04", 1, "Piezoresistive strain gauges provide a cheap solution easy to implement.", "plain"),
+        F("strain-f05", 1, "Its crystallographic configuration leads to high piezoresistive variation with potential "
+          "gauge factor above 150 [18]. {|footnote} One of the biggest advantage of silicon gauges lies in its "
+          "straightforward integration in a complete circuit to boost and tune the performances of the sensor.",
+          "column-break", "two-column", "footnote", "hyphen-drop", "ligature",
+          note="The corresponding author's e-mail footnote ends the left column."),
+        F("strain-f06", 1, "The piezoresistive effect in silicon is mainly due to the change in the carrier mobility "
+          "that is much higher than the {|furniture@Preprint submitted} change in the dimensions [21].",
+          "page-break", "margin-stamp", "ligature",
+          note="The preprint line, its date and the vertical arXiv stamp come between the halves."),
+        F("strain-f07", 2, "In this work, we consider MOS transistor with channel oriented in parallel and "
+          "perpendicular to the [110] direction of the crystal as displayed in Fig. 1.", "hyphen-drop"),
+        F("strain-f08", 2, "Illustration of the transistors orientations along <110> directions on a (100) silicon "
+          "wafer.", "caption", "linebreak"),
+        F("strain-f09", 2, "Under strain conditions, the mobility of the different transistors is impacted. The "
+          "expression of the reference current under {|furniture@2}{||float@M1} uniaxial stress is then given by",
+          "page-break", "page-number", "float", "caption", "ligature", "hyphen-drop",
+          note="Figure 2 heads the next page, between the halves."),
+        F("strain-f10", 3, "A second circuit is presented in Fig. 2.b where the resistor is replaced with an active "
+          "load.", "linebreak"),
+        F("strain-f11", 4, "The transistors are first measured separately in order to analyze the impact of strain "
+          "and temperature on the mobility and the threshold voltage. Then, the currents of the four reference "
+          "circuits are measured", "column-break", "two-column", "ligature", "hyphen-drop"),
+        F("strain-f12", 4, "The threshold voltages in these conditions are, respectively, 73.6 mV and -330.5 mV for "
+          "the NMOS and PMOS transistor. {|furniture@4} The results of the strain measurements are displayed in Fig. "
+          "5.", "page-break", "page-number", "linebreak"),
+        F("strain-f13", 5, "the p-type transistors show a mobility sensitivity of -0.58 cm2V−1s−1°C−1/1504.57 "
+          "µm2V−1s−1°C−2 and a threshold voltage sensitivity of 0.90 mV°C−1. The dashed curves are computed using "
+          "the theoretical model provided by the circuit supplier.", "column-break", "two-column", "hyphen-drop",
+          note="The units carry raised exponents (cm^2 V^-1 s^-1 °C^-1)."),
+        F("strain-f14", 6, "The dashed curves represent the theoretical results obtained by simulations for the "
+          "temperature data and analytically for the strain results. The simulations are made using the spice "
+          "model given by the UMC foundry for the UMC180 transistors", "column-break", "two-column"),
+        F("strain-f15", 6, "The effect of the temperature on the supply sensitivity presents the same behavior and is "
+          "displayed in Fig. 11. We {|furniture@6} obtained a sensitivity of 0.79 µA/V at 25°C that increases up to "
+          "8.74 µA/V at 100°C.", "page-break", "page-number", "ligature", "hyphen-drop"),
+        F("strain-f16", 7, "A maximum gauge factor of 415 (resp. -290) around 1.2 V (resp. 1.6 V) is found for β+ "
+          "(resp. β−) implementation. At higher bias voltage, the current flowing through the devices increases "
+          "the gate voltage of the current mirrors.", "column-break", "two-column", "ligature"),
+        F("strain-f17", 7, "It is possible to reduce the current consumption (and therefore the power consumed) of "
+          "the circuit by reducing the bias voltage as {|furniture@7}{||float@Implementation} displayed in Fig. 15.",
+          "page-break", "page-number", "float", "table", "caption",
+          note="Table 3 heads the next page, between the halves."),
+        F("strain-f18", 8, "Indeed, a consumption of around 50 µW can for example be obtained with a bias voltage of "
+          "0.5 V but with a gauge factor of around 1200 instead of 1773.", "linebreak"),
+        F("strain-f19", 10, "[25] Y. Kanda, A graphical representation of the piezoresistance coefficients "
+          "{|furniture@10} in silicon, IEEE Transactions on Electron Devices 29 (1) (1982) 64–70.",
+          "page-break", "page-number", "ligature"),
+        F("strain-f20", 12, "Denis Flandre received the M.S. degree in electrical engineering, and the Ph.D. and "
+          "Research Habilitation degrees from the Université catholique de Louvain (UCL), Louvain-la-Neuve, "
+          "Belgium, in 1986, 1990 and 1999, respectively.", "spacing-accent", "hyphen-drop", "linebreak",
+          readings=("spacing-accent",), note="Justified lines of the short biography are extracted a word a line."),
+        F("strain-f21", 8, "Table 3 summarizes the performances of the different implementations.", "ligature",
+          "hyphen-drop"),
+    ],
+    fabricated=[
+        X("strain-x01", edit("strain-f03", "2.54 nA/µϵ", "2.45 nA/µϵ"), "number"),
+        X("strain-x02", edit("strain-f18", "around 1200 instead of 1773", "around 1200 instead of 1737"), "number"),
+        X("strain-x03", edit("strain-f13", "0.90 mV°C−1.", "0.90 mV°C."), "dropped-exponent",
+          note="°C^-1 loses its exponent."),
+        X("strain-x04", edit("strain-f13", "-0.58 cm2V−1s−1°C−1", "-0.58 cmV−1s−1°C−1"), "dropped-exponent",
+          note="cm^2 loses its exponent."),
+        X("strain-x05", edit("strain-f04", "provide a cheap solution", "provide an expensive solution"), "word-swap"),
+        X("strain-x06", edit("strain-f02", "The sensor relies on", "The sensor does not rely on"), "negation"),
+        X("strain-x07", edit("strain-f07", "the [110] direction", "the [100] direction"), "number"),
+        X("strain-x08", edit("strain-f06", " [21].", "."), "marker-dropped"),
+        X("strain-x09", "It is possible to reduce the current consumption (and therefore the power consumed) of the "
+          "circuit by reducing the bias voltage as Implementation βR β+ β− βsub", "cross-flow",
+          note="The sentence joined to the table that interrupts it."),
+        X("strain-x10", "that is much higher than the Preprint submitted to Sensors and Actuators A: Physical",
+          "cross-flow"),
+        X("strain-x11", edit("strain-f16", "A maximum gauge factor of 415", "A maximum gauge factor of 451"),
+          "number"),
+        X("strain-x12", edit("strain-f14", "the UMC180 transistors", "the umc180 transistors"), "case"),
+        X("strain-x13", "Its crystallographic configuration leads to high piezoresistive variation with potential "
+          "gauge factor above 150 [18]. Email address: nicolas.roisin@uclouvain.be", "cross-flow"),
+        X("strain-x14", edit("strain-f15", "that increases up to 8.74 µA/V", "that decreases to 8.74 µA/V"),
+          "word-swap"),
+        X("strain-x15", edit("strain-f21", "Table 3 summarizes", "Table 2 summarizes"), "number"),
+        X("strain-x16", other("clef-f09"), "other-paper"),
+    ],
+)
