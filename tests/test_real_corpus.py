@@ -145,6 +145,11 @@ def test_labels_pass_the_independent_checker(path):
     assert not problems, "\n".join(problems)
 
 
+def test_sets_are_generated_from_the_hand_written_quotes(capsys):
+    builder = _load_module("build_real_corpus", REPO / "datasets" / "tools" / "build_real_corpus.py")
+    assert builder.main(["--check"]) == 0, capsys.readouterr().err
+
+
 def test_the_checker_catches_wrong_labels(tmp_path):
     path = SETS[0]
     data = _raw(path)
