@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -87,7 +87,7 @@ def _load(path: Path):
     return _SETS[path]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _result(path: Path):
     return corpus_eval.evaluate_set(_load(path), "recommended")
 

@@ -323,8 +323,7 @@ def paper_reading(text: str, faithful: list[dict]) -> str:
     cut.sort()
     body, pieces, at = [], [], 0
     for s, e, kind in cut:
-        if s < at:  # the same span listed by two quotes
-            s = at
+        s = max(s, at)  # the same span listed by two quotes
         if s >= e:
             continue
         body.append(text[at:s])
