@@ -3,8 +3,8 @@
     python benchmarks/real_corpus_eval.py [--config recommended] [--out FILE.md] [SET.yaml ...]
 
 Each ``datasets/real-corpus/<paper>.yaml`` is one paper's labelled quotes; this runs
-:func:`quotelocate.evaluate.evaluate` on each under one rule configuration and adds the
-counts up. The rates carry 95% Wilson intervals from :func:`quotelocate.evaluate.wilson`
+:func:`quotelocate.evaluation.evaluate` on each under one rule configuration and adds the
+counts up. The rates carry 95% Wilson intervals from :func:`quotelocate.evaluation.wilson`
 (the evaluation module's own statistics). The per-paper rows are printed as a Markdown
 table (and written to ``--out``); the overall row pools every quote of every paper.
 
@@ -23,9 +23,10 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from quotelocate.dataset import QuoteSet, load_quote_set  # noqa: E402
+from quotelocate.data.quoteset import QuoteSet, load_quote_set  # noqa: E402
 from quotelocate.errors import QuotelocateError  # noqa: E402
-from quotelocate.evaluate import evaluate, wilson  # noqa: E402
+from quotelocate.evaluation.run import evaluate  # noqa: E402
+from quotelocate.evaluation.stats import wilson  # noqa: E402
 
 SETS_DIR = REPO / "datasets" / "real-corpus"
 
@@ -74,7 +75,7 @@ def evaluate_paper(path: Path, config: str = "recommended") -> PaperResult:
 
 
 def evaluate_set(qs: QuoteSet, config: str = "recommended") -> PaperResult:
-    """One loaded set under ``config``, through :func:`quotelocate.evaluate.evaluate`."""
+    """One loaded set under ``config``, through :func:`quotelocate.evaluation.evaluate`."""
     ev = evaluate(qs, [config], repeats=1)
     v = ev.verdicts[ev.verdicts["config"] == config]
     faithful = v[v["label"] == "faithful"]

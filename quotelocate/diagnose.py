@@ -17,17 +17,18 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, get_args
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from .locate import _K, DiffOp, NearMiss, _skeleton
+from .kgrams import K, skeleton
 
 if TYPE_CHECKING:
     from .locate import Locator
 
-CAUSES = (
+Cause = Literal[
     "partial-word",
     "unverifiable-page",
     "invisible-text",
@@ -41,7 +42,69 @@ CAUSES = (
     "word-added",
     "word-changed",
     "not-in-document",
-)
+]
+"""Why a quote was not found: each rejection names one."""
+
+CAUSES: tuple[Cause, ...] = get_args(Cause)
+
+
+@dataclass(frozen=True)
+class DiffOp:
+    """One step of a character diff: ``op`` is equal/replace/delete/insert; ``passage``
+    is the document side, ``quote`` the quote side."""
+
+    op: str
+    passage: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """The closest passage to a rejected quote and what differs."""
+
+    passage: str
+    start: int
+    end: int
+    page: int
+    similarity: float
+    cause: Cause
+    detail: str
+    quote: str = ""  # the normalized quote the passage is compared with
+
+    @property
+    def diff(self) -> tuple[DiffOp, ...]:
+        """Character diff, document side against quote side (computed on first use)."""
+        cached = self.__dict__.get("_diff")
+        if cached is None:
+            cached = char_diff(self.passage, self.quote)
+            object.__setattr__(self, "_diff", cached)
+        return cached
+
+    def diff_text(self) -> str:
+        """The diff as text: ``[-passage-]{+quote+}`` around each change."""
+        out = []
+        for d in self.diff:
+            if d.op == "equal":
+                out.append(d.quote)
+            else:
+                if d.passage:
+                    out.append(f"[-{d.passage}-]")
+                if d.quote:
+                    out.append(f"{{+{d.quote}+}}")
+        return "".join(out)
+
+    def to_dict(self) -> dict:
+        return {
+            "passage": self.passage,
+            "start": self.start,
+            "end": self.end,
+            "page": self.page,
+            "similarity": round(self.similarity, 2),
+            "cause": self.cause,
+            "detail": self.detail,
+            "diff": self.diff_text(),
+        }
+
 
 MIN_SIMILARITY = 60.0
 """Below this similarity the closest passage does not explain the quote."""
@@ -175,8 +238,8 @@ class Diagnoser:
         quote's k-grams found in the locator's index, by vote. None when no k-gram of
         the quote occurs (then the whole text is aligned)."""
         loc = self.locator
-        index, k = loc._index, _K
-        key = q if loc._skel_map is None else _skeleton(q)
+        index, k = loc._index, K
+        key = q if loc._skel_map is None else skeleton(q)
         votes: dict[int, int] = {}
         for i in range(0, max(len(key) - k + 1, 1), 3):
             positions = index.get(key[i : i + k], ())

@@ -46,8 +46,6 @@ from bisect import bisect_left
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Callable, Sequence
 
-import numpy as np
-
 from .errors import ConfigError
 
 SEMANTICS_VERSION = 1
@@ -319,6 +317,8 @@ class Normalized:
 
 def _positions_with(values: array, bit: int) -> list[int]:
     """Sorted positions whose value has ``bit`` set."""
+    import numpy as np  # loaded on first index build, not on import
+
     return np.flatnonzero(np.frombuffer(values, dtype=np.uint16) & bit).tolist()
 
 
@@ -326,6 +326,8 @@ def _or_table(flags: array, gaps: array) -> list[list[int]]:
     """Sparse table for range-OR queries over ``flags[i] | gaps[i]`` (numpy builds
     it; the levels are plain lists because indexing them is the hot path)."""
     n = len(flags)
+    import numpy as np
+
     level = np.frombuffer(flags, dtype=np.uint16) | np.frombuffer(gaps, dtype=np.uint16)[:n]
     levels = [level.tolist()]
     width = 1
@@ -451,23 +453,28 @@ _DOUBLE_QUOTES = "\u201c\u201d\u201e\u201f"
 _QUOTE_RE = re.compile(f"[{_SINGLE_QUOTES}{_DOUBLE_QUOTES}]")
 
 
-def _combining_class() -> str:
+def _is_mark(ch: str) -> bool:
+    """A combining mark (Unicode categories Mn, Mc, Me)."""
+    return unicodedata.category(ch)[0] == "M"
+
+
+@functools.cache
+def _nfkc_cluster_re() -> re.Pattern[str]:
+    """A cluster NFKC may change: a non-ASCII base with its marks, or any base with marks.
+
+    Built on first use: listing every mark of the Unicode database takes a third of a
+    second, which ``import quotelocate`` and ``quotelocate --version`` should not pay."""
     ranges: list[tuple[int, int]] = []
     for cp in range(0x300, sys.maxunicode + 1):
-        if unicodedata.category(chr(cp)) in ("Mn", "Mc", "Me"):
+        if _is_mark(chr(cp)):
             if ranges and ranges[-1][1] == cp - 1:
                 ranges[-1] = (ranges[-1][0], cp)
             else:
                 ranges.append((cp, cp))
-    return "".join(
-        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges
-    )
+    marks = "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+    return re.compile(f"[^\\x00-\\x7f][{marks}\\uff9e\\uff9f]*|[\\x00-\\x7f][{marks}]+")
 
 
-COMBINING = _combining_class()
-_COMBINING_RE = re.compile(f"[{COMBINING}]")
-# A cluster NFKC may change: a non-ASCII base with its marks, or any base with marks.
-_NFKC_CLUSTER = re.compile(f"[^\\x00-\\x7f][{COMBINING}\\uff9e\\uff9f]*|[\\x00-\\x7f][{COMBINING}]+")
 # (halfwidth voiced marks U+FF9E/FF9F extend a cluster: NFKC makes them combining marks,
 # which must compose with their base in the same pass, or normalizing twice would differ)
 _KEEP_TAGS = ("<super>", "<sub>", "<fraction>")
@@ -516,7 +523,7 @@ def rule_unicode(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         if text.isascii() or unicodedata.is_normalized("NFKC", text):
             return []
         edits = []
-        for m in _NFKC_CLUSTER.finditer(text):
+        for m in _nfkc_cluster_re().finditer(text):
             cluster = m.group()
             folded = _nfkc_cluster(cluster)
             if folded != cluster:
@@ -718,7 +725,7 @@ def word_count(text: str) -> int:
 
 
 def is_word_char(ch: str) -> bool:
-    return ch.isalnum() or ch == "_" or bool(_COMBINING_RE.match(ch))
+    return ch.isalnum() or ch == "_" or _is_mark(ch)
 
 
 def _hangul(ch: str) -> str:
@@ -750,7 +757,7 @@ def cluster_boundary(text: str, pos: int) -> bool:
     nxt, prev = text[pos], text[pos - 1]
     if nxt < "\u0300" and prev < "\u0300":
         return not (prev == "\r" and nxt == "\n")
-    if (_COMBINING_RE.match(nxt) or "\ufe00" <= nxt <= "\ufe0f" or "\U0001f3fb" <= nxt <= "\U0001f3ff"
+    if (_is_mark(nxt) or "\ufe00" <= nxt <= "\ufe0f" or "\U0001f3fb" <= nxt <= "\U0001f3ff"
             or nxt in "\uff9e\uff9f"):
         return False
     if nxt == "\u200d" or prev == "\u200d" or nxt == "\u200c":

@@ -1,4 +1,4 @@
-"""Hypothesis suite over arbitrary Unicode documents, quotes and rules (issue 6).
+"""Hypothesis suite over arbitrary Unicode documents, quotes and rules.
 
 ``test_properties.py`` checks the locator on PDF-like text over a small alphabet and on
 real-paper windows; this file throws everything else at it: every plane, lone

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quotelocate import paths
-from quotelocate.dataset import FABRICATED_TAGS, FAITHFUL_TAGS, load_quote_set
+from quotelocate.data import papers as paths
+from quotelocate.data.quoteset import FABRICATED_TAGS, FAITHFUL_TAGS, load_quote_set
 from quotelocate.errors import DatasetError, PaperNotFoundError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -108,9 +108,7 @@ def test_corpus_papers_are_found_in_the_corpus_subfolder(tmp_path, monkeypatch):
     (tmp_path / "corpus" / "x.pdf").write_bytes(b"%PDF-1.4\n")
     monkeypatch.setenv("QUOTELOCATE_PAPERS", str(tmp_path))
     assert paths.find_paper("x.pdf") == tmp_path / "corpus" / "x.pdf"
-    from quotelocate.dataset import papers_search_path
-
-    folders = papers_search_path(str(tmp_path))
+    folders = paths.papers_search_path(str(tmp_path))
     assert folders[:2] == [tmp_path, tmp_path / "corpus"]
 
 

@@ -1,4 +1,4 @@
-"""The run store: every :class:`~quotelocate.evaluate.Evaluation` kept in one SQLite file.
+"""The run store: every :class:`~quotelocate.evaluation.result.Evaluation` kept in one SQLite file.
 
 Default file: ``$QUOTELOCATE_RUNS``, else ``$XDG_DATA_HOME/quotelocate/runs.sqlite3``
 (``~/.local/share/quotelocate/runs.sqlite3``). Two tables:
@@ -35,19 +35,19 @@ from typing import Any, Iterator
 
 import pandas as pd
 
-from .errors import RunStoreBusyError, RunStoreError
-from .evaluate import (
+from ..errors import RunStoreBusyError, RunStoreError
+from .ablation import compare_evaluations
+from .frames import (
     ABLATION_COLUMNS,
     BY_TAG_COLUMNS,
     METRIC_COLUMNS,
     SAVINGS_COLUMNS,
     VERDICT_COLUMNS,
-    Evaluation,
-    _frame,
-    _json_value,
-    _records,
-    compare_evaluations,
+    frame,
+    json_value,
+    records,
 )
+from .result import Evaluation
 
 SCHEMA_VERSION = 1
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -112,7 +112,7 @@ def default_path() -> Path:
 def _verdict_rows(run_id: int, evaluation: Evaluation) -> Iterator[tuple]:
     """Rows for the ``verdicts`` table, in frame order (a seam the crash tests patch)."""
     for row in evaluation.verdicts.itertuples(index=False, name=None):
-        values = [_json_value(v) for v in row]
+        values = [json_value(v) for v in row]
         yield (run_id, *values)
 
 
@@ -237,9 +237,9 @@ class RunStore:
         """Store ``evaluation`` in one transaction and return its run id."""
         meta = evaluation.meta
         frames = {
-            "by_tag": _records(evaluation.by_tag),
-            "savings": _records(evaluation.savings),
-            "ablation": _records(evaluation.ablation),
+            "by_tag": records(evaluation.by_tag),
+            "savings": records(evaluation.savings),
+            "ablation": records(evaluation.ablation),
         }
         run = (
             _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -251,7 +251,7 @@ class RunStore:
             str(meta.get("package_version", "")),
             str(meta.get("pymupdf_version", "")),
             str(meta.get("machine", "")),
-            json.dumps(_records(evaluation.metrics), allow_nan=False),
+            json.dumps(records(evaluation.metrics), allow_nan=False),
             json.dumps(frames, allow_nan=False),
             json.dumps(meta, allow_nan=False, ensure_ascii=False),
         )
@@ -347,17 +347,17 @@ class RunStore:
         fr = _loads(frames, self.path, rid)
         ablation = fr.get("ablation")
         return Evaluation(
-            verdicts=_frame(records, VERDICT_COLUMNS),
-            metrics=_frame(_loads(metrics, self.path, rid), METRIC_COLUMNS),
-            by_tag=_frame(fr.get("by_tag") or [], BY_TAG_COLUMNS),
-            savings=_frame(fr.get("savings") or [], SAVINGS_COLUMNS),
+            verdicts=frame(records, VERDICT_COLUMNS),
+            metrics=frame(_loads(metrics, self.path, rid), METRIC_COLUMNS),
+            by_tag=frame(fr.get("by_tag") or [], BY_TAG_COLUMNS),
+            savings=frame(fr.get("savings") or [], SAVINGS_COLUMNS),
             meta=_loads(meta, self.path, rid),
-            ablation=None if ablation is None else _frame(ablation, ABLATION_COLUMNS),
+            ablation=None if ablation is None else frame(ablation, ABLATION_COLUMNS),
         )
 
     def compare(self, a: int, b: int) -> tuple[pd.DataFrame, pd.DataFrame]:
         """(changed verdicts, rate deltas) from run ``a`` to run ``b``
-        (see :func:`quotelocate.evaluate.compare_evaluations`)."""
+        (see :func:`quotelocate.evaluation.ablation.compare_evaluations`)."""
         return compare_evaluations(self.load(a), self.load(b))
 
     def check(self) -> None:

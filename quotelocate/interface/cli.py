@@ -3,8 +3,8 @@ library and print. Exit codes follow grep: 0 every quote accepted (or nothing to
 check), 1 some quote rejected or some audited verdict changed, 2 bad input or usage.
 
 Commands: ``locate``, ``audit``, ``chunks``, ``text``, ``synth``, plus the evaluation
-commands (``eval``, ``runs``, ``compare``, ``fetch``, ``report``) registered by their
-modules.
+commands (``eval``, ``runs``, ``compare``, ``fetch``, ``report``), ``schema`` and
+``serve`` registered by their modules.
 """
 
 from __future__ import annotations
@@ -14,15 +14,19 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence, TextIO
 
-from . import __version__
-from .chunks import Chunking, load_chunks_file
-from .document import DEFAULT_LIMITS, Document, Limits
-from .errors import ConfigError, QuoteInputError, QuotelocateError
-from .jsonl import read_jsonl
-from .locate import Locator, Verdict
-from .normalize import PRESETS, Rules, preset
+from .. import __version__
+from ..chunks import Chunking, load_chunks_file
+from ..errors import ConfigError, QuoteInputError, QuotelocateError
+from ..jsonl import read_jsonl
+from ..limits import DEFAULT_LIMITS, Limits
+from ..normalize import PRESETS, Rules, preset
+from . import eval_commands, report_commands, schema_commands, serve
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..document import Document
+    from ..locate import Locator, Verdict
 
 EXIT_OK, EXIT_REJECTED, EXIT_ERROR = 0, 1, 2
 
@@ -96,6 +100,8 @@ def add_document_options(p: argparse.ArgumentParser) -> None:
 
 
 def open_document(args: argparse.Namespace, err: TextIO) -> Document:
+    from ..document import Document
+
     limits = Limits(seconds=args.max_seconds, memory_mb=args.max_memory_mb, max_pages=args.max_pages)
     doc = Document.open(args.paper, password=args.password, allow_textless_pages=args.allow_textless_pages,
                         limits=limits)
@@ -105,6 +111,8 @@ def open_document(args: argparse.Namespace, err: TextIO) -> Document:
 
 
 def build_locator(args: argparse.Namespace, doc: Document, rules: Rules) -> Locator:
+    from ..locate import Locator
+
     chunking = Chunking(size=args.chunk_size, overlap=args.chunk_overlap, group_size=args.group_size)
     chunks = load_chunks_file(args.chunks, doc.text) if getattr(args, "chunks", None) else None
     return Locator(doc, rules, chunking=chunking, chunks=chunks)
@@ -193,6 +201,8 @@ def _marked_context(verdict: Verdict, locator: Locator, width: int = 60) -> str:
 def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if (args.quote is None) == (args.quotes is None):
         raise _UsageError("quotelocate locate: give either a QUOTE or --quotes FILE")
+    if args.langextract and not args.json:
+        raise _UsageError("quotelocate locate: --langextract needs --json")
     rules = rules_from_args(args)
     items = _read_quotes(args.quotes) if args.quotes else [{"id": 1, "quote": args.quote, "cited_chunk": args.cited_chunk}]
     doc = open_document(args, err)
@@ -206,7 +216,12 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise QuoteInputError(f"{where}{exc}") from None
         rejected += not verdict.accepted
         if args.json:
-            print(json.dumps(verdict_record(verdict, qid=item["id"], locator=locator), ensure_ascii=False), file=out)
+            record = verdict_record(verdict, qid=item["id"], locator=locator)
+            if args.langextract:
+                from ..integrations.langextract import langextract_fields
+
+                record.update(langextract_fields(verdict))
+            print(json.dumps(record, ensure_ascii=False), file=out)
         else:
             if args.quotes:
                 print(f"[{item['id']}] ", end="", file=out)
@@ -218,7 +233,7 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_audit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .audit import audit_records
+    from ..evaluation.audit import audit_records
 
     records = read_jsonl(args.verdicts, error=QuoteInputError, what="verdicts")
     report = audit_records(records, paper=args.paper, source=args.verdicts)
@@ -268,7 +283,7 @@ def cmd_text(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_synth(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .synth import write_synthetic
+    from ..data.synthetic import write_synthetic
 
     for path in write_synthetic(Path(args.out), force=args.force):
         print(path, file=out)
@@ -292,6 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cited-chunk", type=int, metavar="N", help="chunk the model cited (single quote)")
     p.add_argument("--scope", choices=["chunk", "group", "document"], help="default: group with a cited chunk, else document")
     p.add_argument("--json", action="store_true", help="one JSON object per quote, in input order")
+    p.add_argument("--langextract", action="store_true",
+                   help="with --json, add LangExtract's char_interval and alignment_status to each object")
     add_rule_options(p)
     add_chunk_options(p)
     p.set_defaults(handler=cmd_locate)
@@ -318,14 +335,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="replace existing files that differ")
     p.set_defaults(handler=cmd_synth)
 
-    for module in ("cli_eval", "cli_report"):
-        try:
-            mod = __import__(f"{__package__}.{module}", fromlist=["add_parsers"])
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.{module}":
-                raise
-            continue
-        mod.add_parsers(sub)
+    eval_commands.add_parsers(sub)
+    report_commands.add_parsers(sub)
+    schema_commands.add_parsers(sub)
+    serve.add_parsers(sub)
     return parser
 
 
@@ -352,5 +365,18 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         return EXIT_OK
 
 
-if __name__ == "__main__":  # pragma: no cover
+def run() -> None:
+    """The ``quotelocate`` console script and ``python -m quotelocate``.
+
+    pymupdf 2.0 imports its optional layout-model package (and onnxruntime) on import,
+    about a second of start-up that nothing in quotelocate uses. The command line is a
+    process of its own, so it declines that package before pymupdf is loaded; a library
+    caller's process is left as it is.
+    """
+    if "pymupdf" not in sys.modules:
+        sys.modules.setdefault("pymupdf.layout", None)  # type: ignore[arg-type]
     sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .chunks import Chunking
-from .document import Document
-from .errors import ConfigError, QuoteInputError
-from .locate import Locator
-from .normalize import Rules
-from .paths import find_paper, papers_search_path
+from ..chunks import Chunking
+from ..data.papers import find_paper, papers_search_path
+from ..document import Document
+from ..errors import ConfigError, QuoteInputError
+from ..locate import Locator
+from ..normalize import Rules
 
 _REQUIRED = ("quote", "accepted", "status", "config", "fingerprint", "sha256", "paper")
 
