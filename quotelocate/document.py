@@ -95,6 +95,10 @@ class Line:
     font: str
     direction: tuple[float, float]
     block: int
+    spans: tuple[tuple[int, float, float], ...] = ()
+    """Where each font span of the line starts: ``(offset in the text, font size,
+    baseline y)``; a span runs to the next one or to the line's end. A raised, smaller
+    span is a superscript (a footnote marker, an exponent)."""
 
 
 @dataclass(frozen=True)
@@ -419,8 +423,9 @@ def _blank_under(page, bbox) -> bool:
 def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the memory available") -> list[list]:
     """One record per page (0-based ``indices``), JSON-ready, offsets relative to the
     page: ``[number, text, width, height, rotation, lines, hidden]`` where a line is
-    ``[start, end, bbox, size, font, direction, block]`` and hidden is ``[[start, end]]``.
-    A page's text is its lines, each followed by a newline."""
+    ``[start, end, bbox, size, font, direction, block, spans]``, a span is ``[offset in
+    the line, size, baseline y]`` and hidden is ``[[start, end]]``. A page's text is its
+    lines, each followed by a newline."""
     records = []
     for index in indices:
         number = index + 1
@@ -445,8 +450,12 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
             for line in block.get("lines", ()):
                 spans = line.get("spans", ())
                 at = offset
+                span_starts: list[list[float]] = []
                 for span in spans:
                     n = len(span.get("text", ""))
+                    if n:
+                        origin = span.get("origin", (0.0, 0.0))
+                        span_starts.append([at - offset, float(span.get("size", 0.0)), float(origin[1])])
                     if n and (
                         span.get("alpha", 255) == 0
                         or float(span.get("size", 0.0)) < MIN_VISIBLE_SIZE
@@ -468,6 +477,7 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                     spans[0].get("font", "") if spans else "",
                     [float(v) for v in line.get("dir", (1.0, 0.0))],
                     block_no,
+                    span_starts,
                 ])
                 offset += len(line_text) + 1
             block_no += 1
@@ -491,8 +501,9 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
             parts.append(PAGE_SEPARATOR)
             offset += 1
         parts.append(page_text)
-        for a, b, bbox, size, font, direction, block in page_lines:
-            lines.append(Line(number, offset + a, offset + b, tuple(bbox), size, font, tuple(direction), block))  # type: ignore[arg-type]
+        for a, b, bbox, size, font, direction, block, spans in page_lines:
+            lines.append(Line(number, offset + a, offset + b, tuple(bbox), size, font, tuple(direction), block,  # type: ignore[arg-type]
+                              tuple((offset + a + k, z, y) for k, z, y in spans)))
         if page_hidden:
             hidden.extend((offset + a, offset + b) for a, b in page_hidden)
             hidden_pages.append(number)

@@ -15,7 +15,8 @@ configuration, and all of them derive from one base class::
     │   └── PaperNotFoundError
     ├── RunStoreError            the SQLite run store is unusable
     │   └── RunStoreBusyError
-    └── FetchError               a paper could not be downloaded or failed its pin
+    ├── FetchError               a paper could not be downloaded or failed its pin
+    └── IntegrationError         an outside tool an integration hands results to failed
 
 Every message names the file, the line, the page or the field it is about, so the
 command line can print it as a single line.
@@ -74,3 +75,7 @@ class RunStoreBusyError(RunStoreError):
 
 class FetchError(QuotelocateError):
     """A paper download failed or the downloaded file does not match its pin."""
+
+
+class IntegrationError(QuotelocateError):
+    """An outside tool an integration talks to (MLflow, promptfoo, LlamaIndex) failed or is missing."""

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, Sequence, get_args
 
 from .chunks import Chunk, Chunking, group_of, group_span, make_chunks
-from .diagnose import Cause, Diagnoser, NearMiss
+from .diagnose import DIAGNOSE_CHARS, Cause, Diagnoser, NearMiss
 from .document import Box, Document
-from .errors import ConfigError
+from .errors import ChunkError, ConfigError
 from .kgrams import K, kgram_index, skeleton, skeleton_with_map
 from .normalize import (
     BARRIER,
@@ -52,7 +52,7 @@ from .prepare import prepare
 Status = Literal["exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid"]
 """What became of a quote; the first three are acceptances."""
 STATUSES: tuple[Status, ...] = get_args(Status)
-VerdictCause = Cause | Literal["outside-material", "nul-character", "too-short", "empty"]
+VerdictCause = Cause | Literal["outside-material", "nul-character", "too-short", "too-long", "empty"]
 """The cause a rejected verdict carries: a diagnosis, or why the quote was not looked at."""
 ACCEPTED_STATUSES = frozenset({"exact", "normalized", "group-fallback"})
 SCOPES = ("chunk", "group", "document")
@@ -203,6 +203,13 @@ class Locator:
                 raise ConfigError(f"cited_chunk: {cited_chunk!r} is not a chunk index (0..{len(self.chunks) - 1})")
         elif scope != "document":
             raise ConfigError(f"scope {scope!r} needs a cited chunk")
+        limit = self.rules.max_chars
+        if limit and len(quote) > limit:
+            # checked on the quote as given, before any work that grows with its length
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="invalid", cause="too-long",
+                reason=f"quote is too long: {len(quote)} characters (> {limit})",
+            )  # fmt: skip
         q, qflags = normalize_quote(quote, self.rules)
         reason = self._invalid_reason(q)
         if reason:
@@ -277,6 +284,25 @@ class Locator:
     ) -> list[Verdict]:
         """:meth:`locate` for each quote, in order, with the same citation and scope."""
         return [self.locate(q, cited_chunk=cited_chunk, scope=scope) for q in quotes]
+
+    def with_chunks(self, chunks: Sequence[Chunk], *, group_size: int = 1) -> "Locator":
+        """This locator with other chunks (what another retrieval showed the model),
+        sharing its normalized text and index instead of building them again.
+
+        ``chunks`` are spans of :attr:`Document.text`, numbered from 0 in order of start.
+        """
+        chunks = tuple(chunks)
+        n = len(self.document.text)
+        for i, c in enumerate(chunks):
+            if c.index != i or not 0 <= c.start <= c.end <= n or (i and c.start < chunks[i - 1].start):
+                raise ChunkError(f"chunk {i}: chunks must be numbered from 0 in order of start, within 0..{n}; got {c}")
+        other = object.__new__(Locator)
+        other.__dict__.update(self.__dict__)
+        other.chunking = dataclasses.replace(self.chunking, group_size=group_size)
+        other.chunks = chunks
+        other._group_size = group_size
+        other._chunk_starts = [c.start for c in chunks]
+        return other
 
     # -- internals ------------------------------------------------------------------------
     def _invalid_reason(self, q: str) -> str:
@@ -540,6 +566,12 @@ class Locator:
         return f"{page}, offset {o.start}-{o.end}"
 
     def _reject(self, q: str, quote: str, scope: str, cited_chunk: int | None) -> Verdict:
+        if len(q) > DIAGNOSE_CHARS:
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="not-found", cause="too-long-to-diagnose",
+                reason=f"not in the document as quoted; at {len(q)} characters (> {DIAGNOSE_CHARS}) "
+                "the quote is too long to look for a near miss",
+            )  # fmt: skip
         if self._diag is None:
             self._diag = Diagnoser(self)
         miss = self._diag.near_miss(q)

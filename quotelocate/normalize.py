@@ -47,6 +47,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Callable, Sequence
 
 from .errors import ConfigError
+from .furniture import text_furniture as find_furniture  # noqa: F401  (part of this module's API)
 
 SEMANTICS_VERSION = 1
 """Bumped whenever a rule's behaviour changes; part of every fingerprint."""
@@ -120,6 +121,10 @@ class Rules:
         the previous piece, within one text flow).
     ellipsis_gap: int = 300
         Longest omission an ellipsis may stand for, in normalized characters.
+    max_chars: int = 5000
+        A quote longer than this many characters, as given, is ``invalid`` (cause
+        ``too-long``) before any search; ``0`` means no limit. A model quoting a
+        paper does not copy pages, and the limit keeps each verdict cheap.
     """
 
     quotes: bool = False
@@ -134,6 +139,7 @@ class Rules:
     min_words: int = 3
     ellipsis: str = "verbatim"
     ellipsis_gap: int = 300
+    max_chars: int = 5000
 
     def __post_init__(self) -> None:
         if self.unicode not in UNICODE_MODES:
@@ -147,7 +153,7 @@ class Rules:
         for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"rules.{name}: expected true or false, got {getattr(self, name)!r}")
-        for name in ("min_chars", "min_words", "ellipsis_gap"):
+        for name in ("min_chars", "min_words", "ellipsis_gap", "max_chars"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ConfigError(f"rules.{name}: expected a whole number >= 0, got {value!r}")
@@ -203,7 +209,7 @@ class Rules:
         return ", ".join(self.active()) or "exact substring"
 
 
-_LATER_FIELDS = {"ellipsis": "verbatim", "ellipsis_gap": 300}
+_LATER_FIELDS = {"ellipsis": "verbatim", "ellipsis_gap": 300, "max_chars": 5000}
 """Fields added after semantics version 1, with the defaults that reproduce it."""
 
 
@@ -638,83 +644,6 @@ def normalize_text(text: str, rules: Rules) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# Page furniture detection (text only; geometry-based stamps come from the document)
-
-_PAGE_NUMBER = re.compile(
-    r"^\s*(?:page\s+)?[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?\s*$", re.I
-)
-_ARXIV_STAMP = re.compile(r"^\s*arXiv:\d{4}\.\d{4,5}(?:v\d+)?\s+\[[\w.\-]+\]\s+\d{1,2}\s+[A-Z][a-z]{2}\s+\d{4}\s*$")
-_EDGE_NUMBER = re.compile(r"^\s*\d{1,4}\s+|\s+\d{1,4}\s*$")
-
-
-def _page_lines(text: str, page_starts: Sequence[int]) -> list[list[tuple[int, int]]]:
-    """Non-blank lines of each page as (start, end) spans, end excluding the newline."""
-    bounds = list(page_starts) or [0]
-    out = []
-    for i, start in enumerate(bounds):
-        end = bounds[i + 1] - 1 if i + 1 < len(bounds) else len(text)
-        lines = []
-        pos = start
-        for line in text[start:end].split("\n"):
-            s, e = pos, pos + len(line)
-            if line.strip() and line != "\f":
-                ls = s + (len(line) - len(line.lstrip("\f")))
-                lines.append((ls, e))
-            pos = e + 1
-        out.append(lines)
-    return out
-
-
-def find_furniture(text: str, page_starts: Sequence[int]) -> list[tuple[int, int]]:
-    """Spans of page-number lines, running headers/footers and margin stamps.
-
-    * page numbers: a number-only line that is the first or last line of its page, and
-      whose value minus the page index agrees with most such lines (so a section number
-      "1" at the top of page 2 is not mistaken for a page number);
-    * running headers/footers: among the first and last two lines of each page, a line
-      that recurs (a leading or trailing page number ignored) on at least 3 pages and
-      a quarter of them;
-    * margin stamps: the arXiv identifier line.
-    """
-    pages = _page_lines(text, page_starts)
-    found: list[tuple[int, int]] = []
-    for lines in pages:
-        for s, e in lines:
-            if _ARXIV_STAMP.match(text[s:e]):
-                found.append((s, e))
-    if found:  # stamps do not count as a page's first or last line
-        stamps = set(found)
-        pages = [[ln for ln in lines if ln not in stamps] for lines in pages]
-    if len(pages) >= 2:
-        candidates: list[tuple[int, int, int]] = []  # delta, start, end
-        for index, lines in enumerate(pages):
-            edge = lines[:1] + lines[-1:] if lines else []
-            for s, e in dict.fromkeys(edge):
-                m = _PAGE_NUMBER.match(text[s:e])
-                if m:
-                    candidates.append((int(m.group(1)) - index, s, e))
-        if candidates:
-            counts: dict[int, int] = {}
-            for delta, _, _ in candidates:
-                counts[delta] = counts.get(delta, 0) + 1
-            best, votes = max(counts.items(), key=lambda kv: (kv[1], -abs(kv[0])))
-            if votes >= 2:
-                found.extend((s, e) for delta, s, e in candidates if delta == best)
-        keyed: dict[str, list[tuple[int, int, int]]] = {}
-        for index, lines in enumerate(pages):
-            edge = lines[:2] + lines[-2:]
-            for s, e in dict.fromkeys(edge):
-                key = " ".join(_EDGE_NUMBER.sub(" #", text[s:e]).split())
-                if len(key) >= 4 and not _PAGE_NUMBER.match(text[s:e]):
-                    keyed.setdefault(key, []).append((index, s, e))
-        for hits in keyed.values():
-            pages_hit = {i for i, _, _ in hits}
-            if len(pages_hit) >= 3 and len(pages_hit) * 4 >= len(pages):
-                found.extend((s, e) for _, s, e in hits)
-    return sorted(set(found))
-
-
-# ---------------------------------------------------------------------------------------
 # Helpers shared by the locator and the diagnostics
 
 _WORD = re.compile(r"\w+")
@@ -728,50 +657,56 @@ def is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_" or _is_mark(ch)
 
 
-def _hangul(ch: str) -> str:
-    """Hangul syllable type of ``ch`` (Unicode's L, V, T, LV, LVT), or ''."""
-    cp = ord(ch)
-    if 0x1100 <= cp <= 0x115F or 0xA960 <= cp <= 0xA97C:
-        return "L"
-    if 0x1160 <= cp <= 0x11A7 or 0xD7B0 <= cp <= 0xD7C6:
-        return "V"
-    if 0x11A8 <= cp <= 0x11FF or 0xD7CB <= cp <= 0xD7FB:
-        return "T"
-    if 0xAC00 <= cp <= 0xD7A3:
-        return "LV" if (cp - 0xAC00) % 28 == 0 else "LVT"
-    return ""
+_SAFE_PAIR = re.compile(r"[\x00-\u02ff](?=[\x00-\u02ff])")
+"""A character before U+0300 followed by another: always a grapheme boundary between
+them (no Prepend, ZWJ, regional indicator, Extend or SpacingMark lies below U+0300),
+except CR LF, which the scan steps over."""
 
 
-_HANGUL_JOINS = {("L", "L"), ("L", "V"), ("L", "LV"), ("L", "LVT"), ("LV", "V"), ("LV", "T"), ("V", "V"),
-                 ("V", "T"), ("LVT", "T"), ("T", "T")}
-"""Pairs of Hangul syllable types that form one grapheme cluster (UAX #29, GB6-GB8)."""
+@functools.cache
+def _cluster_re():
+    """UAX #29 extended grapheme clusters (``regex``'s ``\\X``, current Unicode),
+    compiled on first use so ``import quotelocate`` does not pay for it."""
+    import regex
+
+    return regex.compile(r"\X")
+
+
+def _safe_start(text: str, pos: int) -> int:
+    """The last grapheme boundary at or before ``pos`` that can be found by looking at two
+    characters (see :data:`_SAFE_PAIR`): searched in growing windows, so the cost is the
+    distance back to it (a few characters in any text with spaces or ASCII)."""
+    width = 64
+    while True:
+        lo = max(0, pos - width)
+        last = -1
+        for m in _SAFE_PAIR.finditer(text, lo, pos):
+            if not (text[m.start()] == "\r" and text[m.start() + 1] == "\n"):
+                last = m.start() + 1
+        if last > 0:
+            return last
+        if lo == 0:
+            return 0
+        width *= 16
 
 
 def cluster_boundary(text: str, pos: int) -> bool:
-    """False when ``pos`` falls inside a grapheme cluster of ``text``: between CR and
-    LF, before a combining mark, a ZWNJ, a variation selector or an emoji modifier,
-    after or before a ZWJ, inside a Hangul syllable spelled with conjoining jamo, or
-    between two regional indicators of one flag."""
+    """True when ``pos`` is an extended grapheme cluster boundary of ``text`` (UAX #29,
+    as implemented by the ``regex`` module's ``\\X``): a match never starts or ends
+    inside a cluster (a base and its marks, a Thai SARA AM, a Devanagari conjunct, a
+    Hangul syllable in jamo, an emoji ZWJ sequence, a flag, a Prepend and its base).
+
+    Two characters both below U+0300 decide at once (the only cluster among them is CR
+    LF); otherwise clusters are matched from the nearest earlier boundary that two
+    characters prove, so only a small window around ``pos`` is segmented."""
     if pos <= 0 or pos >= len(text):
         return True
     nxt, prev = text[pos], text[pos - 1]
     if nxt < "\u0300" and prev < "\u0300":
         return not (prev == "\r" and nxt == "\n")
-    if (_is_mark(nxt) or "\ufe00" <= nxt <= "\ufe0f" or "\U0001f3fb" <= nxt <= "\U0001f3ff"
-            or nxt in "\uff9e\uff9f"):
-        return False
-    if nxt == "\u200d" or prev == "\u200d" or nxt == "\u200c":
-        return False
-    if "\u1100" <= nxt <= "\ud7fb" and (_hangul(prev), _hangul(nxt)) in _HANGUL_JOINS:
-        return False
-    if "\U0001f1e6" <= nxt <= "\U0001f1ff" and "\U0001f1e6" <= prev <= "\U0001f1ff":
-        # inside a flag when an odd number of indicators precede pos in this run
-        run = 0
-        i = pos - 1
-        while i >= 0 and "\U0001f1e6" <= text[i] <= "\U0001f1ff":
-            run += 1
-            i -= 1
-        return run % 2 == 0
-    if "\U000e0020" <= nxt <= "\U000e007f":  # tag sequences (subdivision flags)
-        return False
+    start = _safe_start(text, pos)
+    for m in _cluster_re().finditer(text, start):
+        end = m.end()
+        if end >= pos:
+            return end == pos
     return True

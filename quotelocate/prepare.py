@@ -21,6 +21,7 @@ import weakref
 from array import array
 
 from .document import Document
+from .furniture import margin_stamps
 from .normalize import Context, Normalized, Rules, normalize
 
 _READING_ORDER: weakref.WeakKeyDictionary[Document, Normalized] = weakref.WeakKeyDictionary()
@@ -57,22 +58,6 @@ def prepare(document: Document, rules: Rules) -> Normalized:
     if rules.layout and document.kind == "pdf":
         base = reading_order(document)
     elif rules.furniture and document.kind == "pdf":
-        furniture_spans = margin_stamp_spans(document)
+        furniture_spans = margin_stamps(document)
     ctx = Context(page_starts=() if base is not None else document.page_starts, furniture_spans=furniture_spans)
     return normalize(document.text if base is None else base.text, rules, context=ctx, base=base)
-
-
-def margin_stamp_spans(document: Document) -> tuple[tuple[int, int], ...]:
-    """Lines written vertically in a page margin (arXiv stamps and the like)."""
-    pages = {p.number: p for p in document.pages}
-    out = []
-    for line in document.lines:
-        dx, dy = line.direction
-        if abs(dy) < 0.9 or abs(dx) > 0.1:
-            continue
-        page = pages[line.page]
-        x0, _, x1, _ = line.bbox
-        margin = 0.1 * page.width if page.width else 0
-        if page.width and (x1 <= margin or x0 >= page.width - margin):
-            out.append((line.start, line.end))
-    return tuple(out)

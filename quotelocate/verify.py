@@ -143,6 +143,8 @@ class Verifier:
         if unknown:
             raise QuoteInputError(f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(ITEM_FIELDS)})")
         doc_id = item.get("doc")
+        if not isinstance(doc_id, (str, int, bool)) and hasattr(doc_id, "__index__"):
+            doc_id = doc_id.__index__()  # a numpy integer from a DataFrame column
         if not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool):
             raise QuoteInputError(f"{where}.doc: expected a document id, got {doc_id!r}")
         if doc_id not in self.documents:

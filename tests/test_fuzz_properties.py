@@ -80,6 +80,7 @@ RULE_FIELDS = {
     "min_words": st.integers(0, 4),
     "ellipsis": st.sampled_from(ELLIPSIS_MODES),
     "ellipsis_gap": st.integers(0, 400),
+    "max_chars": st.sampled_from((0, 40, 5000)),
 }
 RULES = st.builds(Rules, **RULE_FIELDS)
 """Every combination of every :class:`Rules` field (``layout`` is inert on text

@@ -30,6 +30,8 @@ def _layer(module: str) -> str:
     if module == "quotelocate.__main__":  # ``python -m quotelocate`` is the command line
         return "interface"
     parts = module.split(".")
+    if len(parts) > 2 and parts[1] == "integrations":  # adapters to outside tools sit beside the command line
+        return "interface"
     return parts[1] if len(parts) > 2 and parts[1] in LAYERS[1:] else "core"
 
 
@@ -109,6 +111,19 @@ def test_the_core_imports_only_its_own_dependencies():
                 continue
             if root and root != "quotelocate" and root not in stdlib and root not in CORE_THIRD_PARTY:
                 wrong.append(f"{path.relative_to(PACKAGE.parent)}:{line}: imports {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_only_the_command_line_reaches_the_integrations_and_only_on_demand():
+    # each integration needs an outside library from its own extra: nothing may import
+    # one at module level, and nothing below the command line may import one at all
+    wrong = []
+    for path, module in MODULES.items():
+        if module.startswith("quotelocate.integrations"):
+            continue
+        for target, line, top in _imports(path):
+            if target.startswith("quotelocate.integrations") and (top or _layer(module) != "interface"):
+                wrong.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {module} imports {target}")
     assert not wrong, "\n".join(wrong)
 
 

@@ -139,5 +139,7 @@ def test_verify_frame_adds_columns_and_keeps_the_frame():
     with pytest.raises(QuoteInputError, match="column 'status' already exists"):
         verify_frame(out.drop(columns=["accepted"]), {"v7": v7.document})
     assert "v_status" in verify_frame(out, {"v7": v7.document}, prefix="v_").columns
+    numbered = verify_frame(pd.DataFrame({"doc": [7], "quote": [real]}), {7: v7.document})  # an int64 column
+    assert numbered["status"].tolist() == ["normalized"]
     with pytest.raises(QuoteInputError, match="missing column 'quote'"):
         verify_frame(frame.drop(columns=["quote"]), {"v7": v7.document})

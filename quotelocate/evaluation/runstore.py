@@ -309,7 +309,11 @@ class RunStore:
         )
         out = []
         for rid, created, set_name, set_hash, paper, fps, meta, pkg, mu, machine in rows:
-            m = _loads(meta, self.path, rid)
+            m = _loads(meta, self.path, rid, "meta", dict)
+            configs = _loads(fps, self.path, rid, "fingerprints", dict)  # config name -> fingerprint
+            n_quotes = m.get("n_quotes", 0) or 0
+            if isinstance(n_quotes, bool) or not isinstance(n_quotes, int):
+                raise RunStoreError(f"{self.path}: run {rid}: 'meta' n_quotes must be a whole number, got {n_quotes!r:.40}")
             out.append(
                 {
                     "id": rid,
@@ -317,8 +321,8 @@ class RunStore:
                     "set_name": set_name,
                     "set_hash": set_hash,
                     "paper_sha256": paper,
-                    "configs": ",".join(_loads(fps, self.path, rid)),
-                    "n_quotes": int(m.get("n_quotes", 0) or 0),
+                    "configs": ",".join(configs),
+                    "n_quotes": n_quotes,
                     "package_version": pkg,
                     "pymupdf_version": mu,
                     "machine": machine,
@@ -344,16 +348,24 @@ class RunStore:
             rec["accepted"] = bool(rec["accepted"])
             rec["anchor_ok"] = None if rec["anchor_ok"] is None else bool(rec["anchor_ok"])
             records.append(rec)
-        fr = _loads(frames, self.path, rid)
+        fr = _loads(frames, self.path, rid, "frames", dict)
+        metric_rows = _rows(_loads(metrics, self.path, rid, "metrics", list), self.path, rid, "metrics")
+        by_tag = _rows(fr.get("by_tag") or [], self.path, rid, "frames.by_tag")
+        savings = _rows(fr.get("savings") or [], self.path, rid, "frames.savings")
         ablation = fr.get("ablation")
-        return Evaluation(
-            verdicts=frame(records, VERDICT_COLUMNS),
-            metrics=frame(_loads(metrics, self.path, rid), METRIC_COLUMNS),
-            by_tag=frame(fr.get("by_tag") or [], BY_TAG_COLUMNS),
-            savings=frame(fr.get("savings") or [], SAVINGS_COLUMNS),
-            meta=_loads(meta, self.path, rid),
-            ablation=None if ablation is None else frame(ablation, ABLATION_COLUMNS),
-        )
+        ablation = None if ablation is None else _rows(ablation, self.path, rid, "frames.ablation")
+        meta_value = _loads(meta, self.path, rid, "meta", dict)
+        try:
+            return Evaluation(
+                verdicts=frame(records, VERDICT_COLUMNS),
+                metrics=frame(metric_rows, METRIC_COLUMNS),
+                by_tag=frame(by_tag, BY_TAG_COLUMNS),
+                savings=frame(savings, SAVINGS_COLUMNS),
+                meta=meta_value,
+                ablation=None if ablation is None else frame(ablation, ABLATION_COLUMNS),
+            )
+        except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
+            raise RunStoreError(f"{self.path}: run {rid}: stored values have the wrong type ({type(exc).__name__}: {exc!s:.120})") from None
 
     def compare(self, a: int, b: int) -> tuple[pd.DataFrame, pd.DataFrame]:
         """(changed verdicts, rate deltas) from run ``a`` to run ``b``
@@ -376,8 +388,20 @@ def _run_id(value: Any, path: Path) -> int:
         raise RunStoreError(f"{path}: run id must be a whole number, got {value!r}") from None
 
 
-def _loads(text: str, path: Path, rid: int) -> Any:
+def _loads(text: str, path: Path, rid: int, column: str, kind: type) -> Any:
+    """A JSON column of run ``rid``, which must hold a ``kind`` (dict or list)."""
     try:
-        return json.loads(text)
-    except (TypeError, json.JSONDecodeError) as exc:
-        raise RunStoreError(f"{path}: run {rid}: stored JSON is corrupt ({exc})") from None
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise RunStoreError(f"{path}: run {rid}: stored JSON is corrupt in '{column}' ({exc!s:.120})") from None
+    if not isinstance(value, kind):
+        expected = "an object" if kind is dict else "a list"
+        raise RunStoreError(f"{path}: run {rid}: '{column}' holds {type(value).__name__}, expected {expected}")
+    return value
+
+
+def _rows(value: Any, path: Path, rid: int, column: str) -> list[dict]:
+    """A stored frame: a list of objects."""
+    if not isinstance(value, list) or not all(isinstance(row, dict) for row in value):
+        raise RunStoreError(f"{path}: run {rid}: '{column}' must be a list of objects")
+    return value

@@ -40,6 +40,15 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--papers", metavar="DIRS", help="folders holding the papers (replaces $QUOTELOCATE_PAPERS)")
     p.add_argument("--json", action="store_true", help="print the whole evaluation as JSON")
     p.add_argument("--no-store", dest="save", action="store_false", help="do not save the run in the run store")
+    p.add_argument(
+        "--mlflow",
+        nargs="?",
+        const="",
+        metavar="URI",
+        help="also log the run to MLflow: config, rates with intervals, latency, verdicts, HTML report "
+        "(URI or folder; default $MLFLOW_TRACKING_URI; needs the 'mlflow' extra)",
+    )
+    p.add_argument("--mlflow-experiment", default="quotelocate", metavar="NAME", help="MLflow experiment (default quotelocate)")
     add_store_option(p)
     p.set_defaults(handler=cmd_eval)
 
@@ -94,6 +103,11 @@ def eval_configs(presets: list[str] | None, grid: bool) -> dict[str, Rules]:
 
 def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     require("eval", "quotelocate eval")
+    if args.mlflow is not None:  # a tracking store that cannot be used fails before the long run
+        require("mlflow", "quotelocate eval --mlflow")
+        from ..integrations.mlflow import check_destination
+
+        check_destination(args.mlflow or None, experiment=args.mlflow_experiment)
     from tqdm import tqdm
 
     from ..data.quoteset import load_quote_set
@@ -121,6 +135,11 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     finally:
         bar.close()
     run_id = store.save(ev) if store is not None else None
+    if args.mlflow is not None:
+        from ..integrations.mlflow import log_evaluation
+
+        logged = log_evaluation(ev, tracking_uri=args.mlflow or None, experiment=args.mlflow_experiment)
+        print(f"quotelocate: logged to MLflow as run {logged.run_id} (experiment {logged.experiment_id}) at {logged.tracking_uri}", file=err)
     if args.json:
         payload = ev.to_json()
         payload["run_id"] = run_id

@@ -9,6 +9,7 @@ from ..errors import ConfigError
 EXTRAS = {
     "eval": ("pandas", "statsmodels", "yaml", "tqdm", "altair", "vl_convert"),
     "app": ("streamlit",),
+    "mlflow": ("mlflow",),
 }
 """The modules each extra brings, as ``pyproject.toml`` lists them."""
 

@@ -248,6 +248,8 @@ def _open_upload(data: bytes, name: str, limits: Limits) -> Document:
 
     if not data:
         raise ApiError(400, "bad-request", f"{name}: the uploaded document is empty")
+    if name.lower().endswith(".pdf") and not data.lstrip()[:5] == b"%PDF-":
+        raise DocumentError(f"{name}: not a PDF (no %PDF- header; starts with {data[:8]!r})")
     return open_source(data, name=name, limits=limits)
 
 
