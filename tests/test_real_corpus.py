@@ -44,18 +44,6 @@ KNOWN_FALSE_ACCEPTS = {
         "acl-x14": "a suspended hyphen ('sentence-' at a line end before 'and') is joined into the non-reading "
         "'sentenceand'",
     },
-    "ieee_tcsvt1997_disk_storage_scalable_video": {
-        "ieee-x09": "the manuscript footnote at the foot of the first column is read as the continuation of the "
-        "body sentence that the column break interrupts",
-    },
-    "arxiv2022_strain_sensor_elsarticle": {
-        "strain-x13": "the e-mail footnote at the foot of the first column is read as the continuation of the body "
-        "text that the column break interrupts",
-    },
-    "pldi2009_tracemonkey": {
-        "pldi-x09": "the ACM permission block at the foot of the first column is read as the continuation of the "
-        "body sentence that the column break interrupts",
-    },
 }
 
 
