@@ -74,7 +74,9 @@ FAITHFUL_TAGS = (
     "plain", "linebreak", "ligature", "hyphen-keep", "hyphen-drop", "page-number",
     "page-break", "chunk-boundary", "neighbour-chunk", "smart-quote", "nfkc",
     "float-interleave", "footnote", "caption", "running-header", "margin-stamp",
-    "two-column", "table",
+    "two-column", "table", "column-break", "float", "spacing-accent", "glued-marker",
+    "math-spacing", "suspended-hyphen", "drop-cap", "soft-hyphen", "dash-glyph",
+    "rotated-page",
 )  # fmt: skip
 """Artifact classes a faithful quote can exercise (``plain`` when there is none)."""
 
@@ -82,7 +84,7 @@ FABRICATED_TAGS = (
     "number", "case", "negation", "marker-dropped", "splice", "paraphrase", "word-swap",
     "word-missing", "word-added", "version-drift", "trivial", "lookalike",
     "invented-tail", "punctuation", "outside-material", "cross-flow", "cross-column",
-    "partial-word",
+    "partial-word", "dropped-exponent", "other-paper",
 )  # fmt: skip
 """How a fabricated quote was made."""
 
@@ -97,8 +99,20 @@ _TOP_KEYS = {"format", "name", "description", "paper", "chunking", "quotes"}
 _PAPER_KEYS = {"file", "sha256", "url", "version", "text"}
 _TEXT_KEYS = {"extractor", "extractor_version", "flags", "sha256"}
 _CHUNKING_KEYS = {"size", "overlap", "group_size", "file"}
-_QUOTE_KEYS = {"id", "text", "label", "tags", "cited_chunk", "anchor", "note"}
+_QUOTE_KEYS = {"id", "text", "label", "tags", "cited_chunk", "anchor", "allow", "note"}
 _ANCHOR_KEYS = {"page", "start", "end", "text"}
+_ALLOW_KEYS = {"spans", "readings"}
+_SPAN_KEYS = {"start", "end", "kind"}
+
+SKIP_KINDS = ("float", "furniture", "footnote", "marker", "body")
+"""Kinds of document text a faithful quote leaves out (:attr:`Allowance.spans`); ``body``
+is main text a footnote or caption quote skips where the note continues in the next column."""
+SPAN_KINDS = SKIP_KINDS + ("dash", "drop-cap")
+"""Every span kind: the skipped ones, ``dash`` (a dash the extraction wrote as another
+character) and ``drop-cap`` (a drop-cap letter, the line break after it and the rest of
+its word, set in capitals: ``I⏎N`` read as "In")."""
+READINGS = ("spacing-accent", "suspended-hyphen", "math-spacing")
+"""Readings a faithful quote may rely on anywhere in its anchor (:attr:`Allowance.readings`)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -116,13 +130,36 @@ class Anchor:
 
 
 @dataclass(frozen=True)
+class AllowSpan:
+    """A span ``[start, end)`` of the document text inside a faithful quote's anchor that
+    the quote does not copy verbatim: ``kind`` is one of :data:`SPAN_KINDS`."""
+
+    start: int = 0
+    end: int = 0
+    kind: str = "float"
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """What an independent label check may allow beyond whitespace, line-end hyphens,
+    ligature glyphs and quote marks: ``spans`` the quote leaves out (floats, furniture,
+    footnotes, glued markers) or reads as a dash, and ``readings`` (see :data:`READINGS`).
+    The locator does not read it; it documents the label."""
+
+    spans: tuple[AllowSpan, ...] = ()
+    readings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Quote:
     """One labelled quote.
 
     id: unique in its set; text: what the model wrote; label: ``faithful`` or
     ``fabricated``; tags: artifact or fabrication classes; cited_chunk: the chunk the
     model cited (None: document scope); anchor: ground truth of a faithful quote
-    (None for fabricated ones); note: why it is labelled so.
+    (None for fabricated ones); allow: what an independent check of the label may
+    allow (faithful quotes only; None when nothing beyond the basic readings); note: why
+    it is labelled so.
     """
 
     id: str = ""
@@ -132,6 +169,7 @@ class Quote:
     cited_chunk: int | None = None
     anchor: Anchor | None = None
     note: str = ""
+    allow: Allowance | None = None
 
     @property
     def faithful(self) -> bool:
@@ -545,8 +583,50 @@ def _read_quotes(v: Validator, value: Any) -> tuple[Quote, ...]:
                 raise v.fail(path + ("anchor", "end"), f"end {anchor.end} must be greater than start {anchor.start}", quote_id=qid)
         elif "anchor" in q:
             raise v.fail(path + ("anchor",), "a fabricated quote has no anchor", quote_id=qid)
-        out.append(Quote(id=qid, text=text, label=label, tags=tuple(tags), cited_chunk=cited, anchor=anchor, note=note))
+        allow = None
+        if q.get("allow") is not None:
+            if anchor is None:
+                raise v.fail(path + ("allow",), "only a faithful quote has allowances", quote_id=qid)
+            allow = _read_allow(v, q["allow"], path + ("allow",), anchor, qid)
+        out.append(
+            Quote(id=qid, text=text, label=label, tags=tuple(tags), cited_chunk=cited, anchor=anchor, note=note, allow=allow)
+        )
     return tuple(out)
+
+
+def _read_allow(v: Validator, value: Any, path: tuple, anchor: Anchor, qid: str) -> Allowance:
+    a = v.mapping(value, path, _ALLOW_KEYS, required=(), quote_id=qid)
+    spans: list[AllowSpan] = []
+    raw_spans = a.get("spans", [])
+    if not isinstance(raw_spans, list):
+        raise v.fail(path + ("spans",), f"expected a list of spans, got {kind(raw_spans)}", quote_id=qid)
+    for j, item in enumerate(raw_spans):
+        sp = path + ("spans", j)
+        m = v.mapping(item, sp, _SPAN_KEYS, required=("start", "end", "kind"), quote_id=qid)
+        start = v.integer(m["start"], sp + ("start",), quote_id=qid)
+        end = v.integer(m["end"], sp + ("end",), quote_id=qid)
+        span_kind = v.string(m["kind"], sp + ("kind",), quote_id=qid)
+        if span_kind not in SPAN_KINDS:
+            raise v.fail(sp + ("kind",), f"{span_kind!r} is not one of {', '.join(SPAN_KINDS)}", quote_id=qid)
+        if not anchor.start <= start < end <= anchor.end:
+            raise v.fail(
+                sp, f"[{start}, {end}) must be a non-empty span inside the anchor [{anchor.start}, {anchor.end})", quote_id=qid
+            )
+        if spans and start < spans[-1].end:
+            raise v.fail(sp + ("start",), f"{start} overlaps or precedes the previous span (spans go in text order)", quote_id=qid)
+        spans.append(AllowSpan(start=start, end=end, kind=span_kind))
+    readings: list[str] = []
+    raw_readings = a.get("readings", [])
+    if not isinstance(raw_readings, list):
+        raise v.fail(path + ("readings",), f"expected a list of readings, got {kind(raw_readings)}", quote_id=qid)
+    for j, item in enumerate(raw_readings):
+        r = v.string(item, path + ("readings", j), quote_id=qid)
+        if r not in READINGS:
+            raise v.fail(path + ("readings", j), f"{r!r} is not one of {', '.join(READINGS)}", quote_id=qid)
+        if r in readings:
+            raise v.fail(path + ("readings", j), f"reading {r!r} is listed twice", quote_id=qid)
+        readings.append(r)
+    return Allowance(spans=tuple(spans), readings=tuple(readings))
 
 
 def _check_quote_fields(q: Quote, source: str, index: int) -> None:
@@ -568,6 +648,8 @@ def _check_quote_fields(q: Quote, source: str, index: int) -> None:
         raise DatasetError(f"{source}: quote {q.id!r}: field 'anchor': every faithful quote has an anchor")
     if not q.faithful and q.anchor is not None:
         raise DatasetError(f"{source}: quote {q.id!r}: field 'anchor': a fabricated quote has no anchor")
+    if not q.faithful and q.allow is not None:
+        raise DatasetError(f"{source}: quote {q.id!r}: field 'allow': only a faithful quote has allowances")
 
 
 def _snippet(text: str, limit: int = 120) -> str:
@@ -670,6 +752,13 @@ def quote_set_yaml(
         if quote.anchor is not None:
             a = quote.anchor
             out += ["    anchor:", f"      page: {a.page}", f"      start: {a.start}", f"      end: {a.end}", f"      text: {q(a.text)}"]
+        if quote.allow is not None:
+            out.append("    allow:")
+            if quote.allow.spans:
+                out.append("      spans:")
+                out += [f"        - {{start: {sp.start}, end: {sp.end}, kind: {sp.kind}}}" for sp in quote.allow.spans]
+            if quote.allow.readings:
+                out.append(f"      readings: [{', '.join(quote.allow.readings)}]")
         if quote.note:
             out.append(f"    note: {q(quote.note)}")
     return "\n".join(out) + "\n"
@@ -682,7 +771,8 @@ def dump_quote_set(data: Mapping[str, Any], *, header: str = "") -> str:
     pin = p.get("text")
     quotes = [
         Quote(id=q["id"], text=q["text"], label=q["label"], tags=tuple(q["tags"]), cited_chunk=q.get("cited_chunk"),
-              anchor=Anchor(**q["anchor"]) if q.get("anchor") else None, note=q.get("note", ""))
+              anchor=Anchor(**q["anchor"]) if q.get("anchor") else None, note=q.get("note", ""),
+              allow=_allowance(q["allow"]) if q.get("allow") else None)
         for q in data["quotes"]
     ]
     return quote_set_yaml(
@@ -698,12 +788,24 @@ def dump_quote_set(data: Mapping[str, Any], *, header: str = "") -> str:
     )
 
 
+def _allowance(data: Mapping[str, Any]) -> Allowance:
+    return Allowance(
+        spans=tuple(AllowSpan(int(sp["start"]), int(sp["end"]), str(sp["kind"])) for sp in data.get("spans", ())),
+        readings=tuple(data.get("readings", ())),
+    )
+
+
 def _quote_to_dict(q: Quote) -> dict:
     d: dict[str, Any] = {"id": q.id, "text": q.text, "label": q.label, "tags": list(q.tags)}
     if q.cited_chunk is not None:
         d["cited_chunk"] = q.cited_chunk
     if q.anchor is not None:
         d["anchor"] = {"page": q.anchor.page, "start": q.anchor.start, "end": q.anchor.end, "text": q.anchor.text}
+    if q.allow is not None:
+        d["allow"] = {
+            "spans": [{"start": sp.start, "end": sp.end, "kind": sp.kind} for sp in q.allow.spans],
+            "readings": list(q.allow.readings),
+        }
     if q.note:
         d["note"] = q.note
     return d
