@@ -54,6 +54,8 @@ Status = Literal["exact", "normalized", "group-fallback", "outside-material", "n
 STATUSES: tuple[Status, ...] = get_args(Status)
 VerdictCause = Cause | Literal["outside-material", "nul-character", "too-short", "too-long", "empty"]
 """The cause a rejected verdict carries: a diagnosis, or why the quote was not looked at."""
+VERDICT_CAUSES: tuple[str, ...] = tuple(c for part in get_args(VerdictCause) for c in get_args(part))
+"""Every cause a verdict can carry (what the published verdict schema lists)."""
 ACCEPTED_STATUSES = frozenset({"exact", "normalized", "group-fallback"})
 SCOPES = ("chunk", "group", "document")
 _HYPHENS = ("-", "\u2010")

@@ -19,7 +19,7 @@ import yaml
 from quotelocate.diagnose import CAUSES
 from quotelocate.interface.cli import main
 from quotelocate.interface.schema_commands import SCHEMA_CHOICES
-from quotelocate.locate import SCOPES, STATUSES
+from quotelocate.locate import SCOPES, STATUSES, VERDICT_CAUSES
 from quotelocate.normalize import FLAG_NAMES, Rules
 from quotelocate.data.quoteset import BUNDLED_SETS, FABRICATED_TAGS, FAITHFUL_TAGS
 from quotelocate.schema import SCHEMA_NAMES, load_schema
@@ -154,7 +154,8 @@ def test_schema_enums_are_the_packages_own():
     assert tuple(fields["status"]["enum"]) == STATUSES
     assert tuple(fields["scope"]["enum"]) == SCOPES
     assert set(fields["rules"]["items"]["enum"]) == set(FLAG_NAMES.values())
-    assert set(CAUSES) | {"outside-material", "too-short", "empty", "nul-character"} | {None} == set(fields["cause"]["enum"])
+    assert set(CAUSES) <= set(VERDICT_CAUSES)
+    assert set(VERDICT_CAUSES) | {None} == set(fields["cause"]["enum"])
     config = load_schema("batch-line")["properties"]["config"]
     assert set(config["properties"]) == {f.name for f in dataclasses.fields(Rules)}
     assert set(config["required"]) <= set(Rules().to_dict())
