@@ -14,9 +14,11 @@ Document and quote text is only ever shown with ``st.text``, ``st.code`` or
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
+import time
 from dataclasses import asdict, fields
 from typing import Any
 
@@ -26,20 +28,25 @@ import streamlit as st
 from quotelocate.evaluation import report
 from quotelocate.interface import workbench
 from quotelocate.chunks import Chunking
-from quotelocate.data.quoteset import BUNDLED_SETS, Quote, QuoteSet, fetch, load_quote_set
+from quotelocate.data import editing
+from quotelocate.data.quoteset import BUNDLED_SETS, FABRICATED_TAGS, FAITHFUL_TAGS, Quote, QuoteSet, fetch, load_quote_set
 from quotelocate.document import render_page_png
+from quotelocate.interface import overlay
 from quotelocate.errors import PaperNotFoundError, QuotelocateError
 from quotelocate.evaluation import Evaluation, SavingsAssumptions, cause_table, evaluate, grid_configs
 from quotelocate.locate import Locator, Verdict
 from quotelocate.normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
 from quotelocate.evaluation.runstore import RunStore
+from quotelocate.trace import RuleTrace, rule_trace
 
-VIEWS = ("Evaluate", "Compare", "Inspect", "Savings", "Share", "Runs")
+VIEWS = ("Evaluate", "Compare", "Inspect", "Playground", "Savings", "Share", "Runs")
 UPLOAD = "upload"
 SETS = (*BUNDLED_SETS, UPLOAD)
 DEFAULT_RULES = PRESETS["recommended"]
 RULE_FIELDS = tuple(f.name for f in fields(Rules))
 SCOPES = ("group", "chunk", "document")
+OVERLAY_HELP = {"help": "Outline every text line in the colour of its flow (body, footnote, caption, float, "
+                        "furniture, hidden) and number it in the order the layout reader reads it."}
 COMPARE_MODES = ("every preset", "presets and recommended minus one rule", "one rule varied")
 DEFAULT_SAVINGS = SavingsAssumptions()
 SAVINGS_KEYS = ("rerun_s", "review_anchor_s", "review_no_anchor_s", "baseline", "target_pct", "fab_share_pct")
@@ -94,10 +101,38 @@ def locator_for(set_hash: str, paper_sha256: str, fingerprint: str, _quote_set: 
     return Locator(_quote_set.document(), _rules, chunking=_quote_set.chunking, chunks=_quote_set.explicit_chunks)
 
 
+@st.cache_resource(max_entries=8)
+def overlay_lines(paper_sha256: str, _quote_set: QuoteSet) -> tuple[overlay.OverlayLine, ...]:
+    return overlay.overlay_lines(_quote_set.document())
+
+
 @st.cache_data(max_entries=64)
-def page_png(paper_sha256: str, page: int, boxes: tuple, _quote_set: QuoteSet) -> bytes:
+def page_png(paper_sha256: str, page: int, boxes: tuple, with_overlay: bool, _quote_set: QuoteSet) -> bytes:
     doc = _quote_set.document()
-    return render_page_png(doc, page, boxes=boxes, pdf_path=str(_quote_set.paper_path or doc.name))
+    path = str(_quote_set.paper_path or doc.name)
+    if with_overlay:
+        return overlay.render_overlay_png(doc, page, lines=overlay_lines(doc.sha256, _quote_set), pdf_path=path,
+                                          boxes=boxes)
+    return render_page_png(doc, page, boxes=boxes, pdf_path=path)
+
+
+def highlight_images(quote_set: QuoteSet, verdict: Verdict, with_overlay: bool) -> tuple[list[tuple[int, bytes]], str]:
+    """Rendered pages of a verdict's match (or closest passage), up to three, and what is highlighted."""
+    doc = quote_set.document()
+    boxes: tuple = verdict.boxes
+    pages: tuple[int, ...] = verdict.pages
+    highlight = "match" if verdict.accepted else "found text"
+    if verdict.near_miss is not None:
+        nm = verdict.near_miss
+        boxes = doc.boxes([(nm.start, nm.end)])
+        pages = doc.pages_for(nm.start, nm.end)
+        highlight = "closest passage"
+    images = []
+    if doc.kind == "pdf":
+        for page in pages[:3]:
+            images.append((page, page_png(doc.sha256, page, tuple(b for b in boxes if b.page == page), with_overlay,
+                                          quote_set)))
+    return images, highlight
 
 
 @st.cache_data(show_spinner="Writing the report…", max_entries=8)
@@ -381,6 +416,53 @@ def render_quote_detail(quote: Quote, verdict: Verdict, locator: Locator, images
             column.image(png, caption=f"page {page}: {highlight} highlighted", width="stretch")
 
 
+def render_overlay_legend(quote_set: QuoteSet, images: list[tuple[int, bytes]]) -> None:
+    lines = overlay_lines(quote_set.document().sha256, quote_set)
+    rows = [dict(page=page, **row) for page, _ in images for row in overlay.legend(lines, page)]
+    st.caption("Layout overlay: what the layout reader decided for each line (colour = flow; the number is the "
+               "line's place in the reading order the locator searches; furniture and blank lines are not read).")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="content",
+                 column_config={"colour": st.column_config.TextColumn("colour (hex)")})
+
+
+def render_trace(trace: RuleTrace) -> None:
+    passage = trace.passage_kind or "passage"
+    st.markdown(f"**Per-rule trace**: the quote and the {passage} after each rule, in the order the rules run")
+    st.caption("Read off the offset map of one normalization (no rule is re-run). [-old-]{+new+} marks what the "
+               "rule changed (↵ line break, · space, ⟨U+…⟩ other invisible characters); «…» marks text the rule "
+               "touched that a later rule finishes changing.")
+    for i, row in enumerate(trace.rows()):
+        changed = "" if i == 0 else f" · quote: {row['quote_changed']} changed · {passage}: {row['passage_changed']} changed"
+        st.text(f"{i}. {row['rule']}{changed}")
+        c1, c2 = st.columns(2)
+        c1.code(row["quote_marked"], language=None, wrap_lines=True)
+        if trace.passage is not None:
+            c2.code(row["passage_marked"], language=None, wrap_lines=True)
+    if trace.passage is None:
+        st.text("No passage to trace: the quote is invalid or nothing in the paper resembles it.")
+
+
+def render_playground(verdict: Verdict, trace: RuleTrace, images: list[tuple[int, bytes]], highlight: str,
+                      elapsed_ms: float) -> None:
+    (st.success if verdict.accepted else st.error)(
+        f"{'Accepted' if verdict.accepted else 'Rejected'}: {verdict.status}"
+        + (f" · cause {verdict.cause}" if verdict.cause else "")
+        + (f" · pages {', '.join(map(str, verdict.pages))}" if verdict.pages else "")
+        + f" · answered in {elapsed_ms:.0f} ms"
+    )
+    st.text(f"Reason: {verdict.reason}")
+    if verdict.rules:
+        st.text(f"Rules the match needed: {', '.join(verdict.rules)}")
+    render_trace(trace)
+    if verdict.near_miss is not None:
+        st.text("Character diff, [-passage-]{+quote+}:")
+        st.code(verdict.near_miss.diff_text(), language=None, wrap_lines=True)
+    if not images:
+        st.text("Nothing to highlight (no match and no near miss on a PDF page).")
+    for column, (page, png) in zip(st.columns(len(images)) if images else (), images):
+        column.image(png, caption=f"page {page}: {highlight} highlighted", width="stretch")
+
+
 def render_savings(savings: pd.DataFrame, name: str) -> None:
     row = savings.loc[savings["config"] == name].iloc[0]
     st.metric("Measured saving", report.format_rate(row["saving"]),
@@ -508,19 +590,61 @@ def inspect_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     locator = locator_for(quote_set.set_hash, doc.sha256, rules.fingerprint, quote_set, rules)
     scope = row["scope"] or "document"
     verdict = locator.locate(quote.text, cited_chunk=quote.cited_chunk if scope != "document" else None, scope=scope)
-    boxes: tuple = verdict.boxes
-    pages: tuple[int, ...] = verdict.pages
-    highlight = "match" if verdict.accepted else "found text"
-    if verdict.near_miss is not None:
-        nm = verdict.near_miss
-        boxes = doc.boxes([(nm.start, nm.end)])
-        pages = doc.pages_for(nm.start, nm.end)
-        highlight = "closest passage"
-    images = []
-    if doc.kind == "pdf":
-        for page in pages[:3]:
-            images.append((page, page_png(doc.sha256, page, tuple(b for b in boxes if b.page == page), quote_set)))
+    images, highlight = highlight_images(quote_set, verdict, st.toggle("Layout overlay", key="overlay", **OVERLAY_HELP))
+    if images and st.session_state.get("overlay"):
+        render_overlay_legend(quote_set, images)
     render_quote_detail(quote, verdict, locator, images, highlight)
+
+
+def playground_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
+    rules = choices["rules"]
+    doc = quote_set.document()
+    locator = locator_for(quote_set.set_hash, doc.sha256, rules.fingerprint, quote_set, rules)
+    text = st.text_area("Quote", key="pg_quote", height=110,
+                        placeholder="Paste a quote a model says it copied from the loaded paper")
+    c1, c2 = st.columns([3, 1])
+    cited = c1.text_input("Cited chunk (optional): its number, or its text", key="pg_chunk")
+    with_overlay = c2.toggle("Layout overlay", key="pg_overlay", **OVERLAY_HELP)
+    if not text.strip():
+        st.info(f"Paste a quote to check it against {doc.name} with the rules in the sidebar.")
+        return
+    chunk = workbench.cited_chunk_of(cited, locator.chunks, doc.text)
+    scope = choices["scope"] if chunk is not None else "document"
+    t0 = time.perf_counter()
+    verdict = locator.locate(text, cited_chunk=chunk, scope=scope)
+    trace = rule_trace(locator, verdict)
+    elapsed_ms = 1000 * (time.perf_counter() - t0)
+    images, highlight = highlight_images(quote_set, verdict, with_overlay)
+    render_playground(verdict, trace, images, highlight, elapsed_ms)
+    if images and with_overlay:
+        render_overlay_legend(quote_set, images)
+    save_to_set(quote_set, verdict)
+
+
+def save_to_set(quote_set: QuoteSet, verdict: Verdict) -> None:
+    st.markdown("**Save to set**: add this quote, labelled, to a quote set you are building")
+    default_id = "pg-" + hashlib.sha256(verdict.quote.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    with st.form("pg_save", clear_on_submit=False, border=True):
+        c1, c2, c3 = st.columns(3)
+        name = c1.text_input("Set name", value=f"{quote_set.name}-edits", key="pg_set",
+                             help=f"A file in {editing.sets_folder()} (lower-case letters, digits, '-').")
+        qid = c2.text_input("Quote id", value=default_id, key="pg_id")
+        label = c3.radio("Label", ("faithful", "fabricated"), key="pg_label", horizontal=True,
+                         index=0 if verdict.accepted else 1)
+        tags = st.multiselect("Tags", (*FAITHFUL_TAGS, *FABRICATED_TAGS), key="pg_tags",
+                              help="Faithful quotes take artifact tags, fabricated ones fabrication tags.")
+        note = st.text_input("Note (optional)", key="pg_note")
+        submitted = st.form_submit_button("Save to set")
+    if not submitted:
+        return
+    try:
+        quote = workbench.labelled_quote(verdict, quote_id=qid.strip(), label=label, tags=tags, note=note)
+        saved = editing.add_quote(name.strip(), quote, quote_set=quote_set)
+    except QuotelocateError as exc:
+        show_error("The quote was not saved.", str(exc))
+        return
+    st.success(f"Saved as {quote.id} ({label}); the set now has {len(saved)} quotes.")
+    st.code(str(saved.path), language=None)
 
 
 def savings_assumptions() -> SavingsAssumptions:
@@ -636,7 +760,7 @@ def main() -> None:
     if quote_set is not None:
         render_set_header(quote_set, choices["rules"])
     tabs = st.tabs(VIEWS, key="view", bind="query-params")
-    controllers = (evaluate_view, compare_view, inspect_view, savings_view, share_view, runs_view)
+    controllers = (evaluate_view, compare_view, inspect_view, playground_view, savings_view, share_view, runs_view)
     for tab, controller in zip(tabs, controllers):
         if not tab.open:
             continue

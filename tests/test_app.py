@@ -32,6 +32,7 @@ INJECTED = {
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("QUOTELOCATE_RUNS", str(tmp_path / "runs.sqlite3"))
+    monkeypatch.setenv("QUOTELOCATE_SETS", str(tmp_path / "sets"))
     monkeypatch.chdir(REPO)
 
 
@@ -154,6 +155,72 @@ def test_inspect_view_shows_diff_page_and_chunk():
     assert at.get("image"), "the PDF page with the match is shown"
     assert any(t.startswith("Cited chunk") for t in (x.value for x in at.text))
     assert "Matched text in the paper (as extracted):" in [x.value for x in at.text]
+
+
+def test_inspect_overlay_draws_the_reading_order_on_the_page():
+    at = view(ok(app()), "Inspect")
+    at.selectbox(key="quote").select_index(0).run()
+    plain = at.get("image")[0].proto.imgs[0].url
+    at.toggle(key="overlay").set_value(True).run()
+    ok(at)
+    assert at.get("image")[0].proto.imgs[0].url != plain  # another picture: the overlay is drawn
+    legend = at.dataframe[-1].value
+    assert "body" in set(legend["flow"]) and set(legend.columns) >= {"page", "flow", "colour", "lines", "order"}
+
+
+SYNTH_SENTENCE = "a model that restricts every attention head to a fixed lattice of tidal phases"
+
+
+def playground(text: str, chunk: str = "") -> AppTest:
+    at = view(ok(app()), "Playground")
+    assert any("Paste a quote" in i.value for i in at.info)
+    at.text_area(key="pg_quote").input(text)
+    at.text_input(key="pg_chunk").input(chunk)
+    return ok(at.run())
+
+
+def test_playground_traces_an_accepted_quote_rule_by_rule():
+    at = playground(SYNTH_SENTENCE.replace("every attention", "every  attention"))
+    assert at.success and at.success[0].value.startswith("Accepted: normalized")
+    steps = [t.value for t in at.text if t.value[:1].isdigit()]
+    assert [s.split(" ·")[0] for s in steps] == ["0. as given", "1. layout", "2. furniture", "3. invisible",
+                                                  "4. unicode", "5. quotes", "6. hyphenation", "7. whitespace"]
+    # the paper's ligature and line break, and the quote's double space, each marked at its rule's step
+    assert any("[-\ufb01-]{+fi+}xed" in c for c in codes(at))
+    assert any("tidal[-↵-]{+·+}phases" in c for c in codes(at))
+    assert any("every[-··-]{+·+}attention" in c for c in codes(at))
+    assert at.get("image") and "match highlighted" in at.get("image")[0].proto.imgs[0].caption
+
+
+def test_playground_explains_a_rejection_with_a_diff_and_a_cited_chunk():
+    at = playground(SYNTH_SENTENCE.replace("fixed", "moving"), chunk="0")
+    assert at.error and "Rejected" in at.error[0].value
+    assert "Character diff, [-passage-]{+quote+}:" in [t.value for t in at.text]
+    assert "closest passage highlighted" in at.get("image")[0].proto.imgs[0].caption
+    at.text_input(key="pg_chunk").input("99999").run()
+    assert at.error and "cited chunk 99999" in error_text(at)
+
+
+def test_playground_saves_a_labelled_quote_to_a_set(tmp_path):
+    at = playground(SYNTH_SENTENCE)
+    at.text_input(key="pg_set").input("my-edits")
+    at.text_input(key="pg_id").input("pg-first")
+    at.multiselect(key="pg_tags").select("plain")
+    at.button[-1].click().run()  # the form's submit button
+    ok(at)
+    assert at.success[-1].value.startswith("Saved as pg-first (faithful); the set now has 1 quotes")
+    saved = yaml.safe_load((tmp_path / "sets" / "my-edits.yaml").read_text(encoding="utf-8"))
+    assert saved["quotes"][0]["anchor"]["text"] == SYNTH_SENTENCE.replace("fixed", "\ufb01xed").replace("tidal ", "tidal\n")
+    assert saved["quotes"][0]["text"] == SYNTH_SENTENCE and saved["quotes"][0]["tags"] == ["plain"]
+    at.button[-1].click().run()  # the same id again: refused, the file unchanged
+    assert "already in the set" in error_text(at)
+    assert len(yaml.safe_load((tmp_path / "sets" / "my-edits.yaml").read_text(encoding="utf-8"))["quotes"]) == 1
+
+
+def test_playground_never_renders_a_pasted_quote_as_html():
+    at = playground(INJECTED["inj-html"])
+    assert not at.get("image") or all("onerror" not in str(m.value) for m in at.markdown)
+    assert any(INJECTED["inj-html"] in c for c in codes(at))
 
 
 def test_savings_view_gives_a_verdict_and_reacts_to_assumptions():
