@@ -360,7 +360,8 @@ def render_compare(evaluation: Evaluation, ablation: pd.DataFrame | None, flips:
     st.markdown("**Per-tag error rate**")
     st.altair_chart(report.tag_heatmap(evaluation.by_tag), width="content")
     if ablation is not None:
-        st.markdown("**Ablation of the current config** (one rule changed; exact McNemar p-values)")
+        st.markdown("**Ablation of the current config** (one rule changed; exact McNemar p-values, and the same "
+                    "after Holm's correction for the number of tests in the table: `holm_p_*`)")
         st.dataframe(ablation.round(4), hide_index=True, width="stretch")
     st.markdown(f"**Quotes whose verdict flips** between `{pair[0]}` and `{pair[1]}`: {len(flips)}")
     st.dataframe(flips, hide_index=True, width="stretch")
@@ -681,8 +682,9 @@ def savings_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     ev = evaluation_of(quote_set, named, scope=choices["scope"], savings=assumptions)
     st.caption("Expected review seconds per quote: a rejected faithful quote costs a re-run plus a search "
                "without an anchor, an accepted one a check with its anchor; a rejected fabrication costs a "
-               "re-run, an accepted one a search without an anchor. The interval spans the 95% intervals of "
-               "both configs' rates; the claim holds when its lower end reaches the target.")
+               "re-run, an accepted one a search without an anchor. The claim holds when the lower end of "
+               "the saving's 95% interval reaches the target.")
+    st.caption(report.savings_method(ev.savings))
     render_savings(ev.savings, name)
 
 

@@ -157,6 +157,11 @@ def test_savings_frame(ev):
 def test_ablation_frame(ev):
     a = ev.ablation
     assert list(a.columns) == list(ABLATION_COLUMNS)
+    for side in ("faithful", "fabricated"):  # Holm never lowers a p-value and keeps their order
+        raw, adj = a[f"mcnemar_p_{side}"], a[f"holm_p_{side}"]
+        assert ((adj >= raw - 1e-12) | raw.isna()).all() and (adj <= 1).all()
+        ordered = a.assign(raw=raw, adj=adj).dropna(subset=["raw"]).sort_values("raw")
+        assert ordered["adj"].is_monotonic_increasing
     ws = a[a.config == "whitespace"].set_index("change")
     # whitespace off: f1 is lost (1 discordant pair -> exact McNemar p = 1)
     assert ws.loc["-whitespace", "false_reject"] == 0.5

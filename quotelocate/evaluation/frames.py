@@ -75,6 +75,8 @@ SAVINGS_COLUMNS: dict[str, str] = {
     "review_seconds_with_anchor": "float64",
     "review_seconds_without_anchor": "float64",
     "fabricated_share": "float64",
+    "interval_method": "str",
+    "review_times": "str",
 }
 
 ABLATION_COLUMNS: dict[str, str] = {
@@ -87,6 +89,8 @@ ABLATION_COLUMNS: dict[str, str] = {
     "d_false_accept": "float64",
     "mcnemar_p_faithful": "float64",
     "mcnemar_p_fabricated": "float64",
+    "holm_p_faithful": "float64",
+    "holm_p_fabricated": "float64",
 }
 
 

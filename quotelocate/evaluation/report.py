@@ -359,7 +359,8 @@ def render_html(
     if ablation is not None and len(ablation):
         add("<h2>Ablation</h2>")
         add('<p class="muted">Change in each rate when one rule is changed, with the exact McNemar p-value '
-            "over the paired verdicts.</p>")
+            "over the paired verdicts and the same p-value after Holm's correction for the number of tests in "
+            "this table (holm_p_*; faithful and fabricated tests are corrected as two families).</p>")
         add(html_table(_round_frame(ablation), text_columns=()))
 
     savings = getattr(evaluation, "savings", None)
@@ -367,6 +368,7 @@ def render_html(
         add("<h2>Time savings</h2>")
         for line in savings_sentences(savings):
             add(f"<p>{_e(line)}</p>")
+        add(f'<p class="muted">{_e(savings_method(savings))}</p>')
         add(f'<div class="chart">{chart_svg(savings_chart(savings))}</div>')
         add(html_table(_round_frame(savings), text_columns=()))
 
@@ -426,6 +428,19 @@ def savings_sentences(savings: pd.DataFrame) -> list[str]:
     return out
 
 
+def savings_method(savings: pd.DataFrame) -> str:
+    """How the savings interval and the review seconds were obtained, in one sentence."""
+    methods = sorted({str(m) for m in savings.get("interval_method", pd.Series(dtype=str)).dropna() if m})
+    sources = sorted({str(m) for m in savings.get("review_times", pd.Series(dtype=str)).dropna() if m})
+    interval = "; ".join(methods) or "not recorded (a run saved before the method was stored)"
+    review = "; ".join(sources) or "assumed"
+    how = ""
+    if any(m.startswith("paired bootstrap") for m in methods):
+        how = (" The quotes are resampled with replacement, faithful and fabricated separately, the same draw "
+               "for the config and its baseline; the interval is the 2.5th to 97.5th percentile of the saving.")
+    return f"95% interval of the saving: {interval}.{how} Review seconds: {review}."
+
+
 def _round_frame(frame: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
     out = frame.copy()
     for c in out.columns:
@@ -445,6 +460,7 @@ __all__ = [
     "render_html",
     "run_sentence",
     "savings_chart",
+    "savings_method",
     "savings_sentences",
     "tag_heatmap",
     "verdict_flips",

@@ -136,7 +136,7 @@ def evaluate(
     share = savings.fabricated_share
     if share is None:
         share = len(quote_set.fabricated) / n if n else 0.0
-    saving_frame = savings_table(metrics, savings, fabricated_share=share)
+    saving_frame = savings_table(metrics, savings, fabricated_share=share, verdicts=verdicts)
     meta = provenance(quote_set, named, scope=scope, repeats=repeats, savings=savings, share=share)
     ev = Evaluation(verdicts=verdicts, metrics=metrics, by_tag=by_tag, savings=saving_frame, meta=meta)
     if ablation:
