@@ -25,8 +25,11 @@ VERDICT_COLUMNS: dict[str, str] = {
     "anchor_ok": "boolean",
     "latency_ms": "float64",
     "text": "str",
+    "diff": "str",
 }
-"""Columns and dtypes of :attr:`Evaluation.verdicts` (``cause`` is empty when accepted)."""
+"""Columns and dtypes of :attr:`Evaluation.verdicts` (``cause`` is empty when accepted;
+``diff`` is the character diff against the closest passage of a rejection that has one,
+``[-passage-]{+quote+}``, else empty)."""
 
 METRIC_COLUMNS: dict[str, str] = {
     "config": "str",

@@ -80,6 +80,7 @@ def _run_config(
                 anchor_ok,
                 1000.0 * (times[0] if repeats == 1 else median(times)),
                 q.text,
+                v.near_miss.diff_text() if v.near_miss is not None else "",  # after the timing: not timed
             )
         )
         tick(i + 1)
