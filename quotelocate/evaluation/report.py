@@ -8,7 +8,9 @@ report, so all three draw the same figures from the same frames of an
   95% intervals on both axes;
 * :func:`tag_heatmap`: the error rate of every config on every tag;
 * :func:`savings_chart`: the measured time saving per config, its interval and the
-  claimed target.
+  claimed target;
+* :func:`latency_chart`: the distribution of per-quote latency per config (ECDF, log
+  axis) with p50, p95 and p99 marked.
 
 :func:`render_html` writes one self-contained HTML file: charts are inlined as SVG
 (drawn by ``vl-convert``, no JavaScript and no network), tables are plain HTML, and
@@ -234,6 +236,64 @@ def savings_chart(savings: pd.DataFrame, *, width: int = 380) -> alt.Chart:
     )
 
 
+LATENCY_PERCENTILES = (50, 95, 99)
+
+
+def latency_ecdf(verdicts: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(ECDF points, percentile marks) of the per-quote latencies of each config.
+
+    ECDF: config, latency_ms, share (of that config's quotes located at most that fast).
+    Marks: config, percentile (``p50`` ...), latency_ms, share. Percentiles are numpy's
+    linear ones, the same as the metrics table's p50/p95/p99.
+
+    >>> v = pd.DataFrame({"config": ["a"] * 4, "latency_ms": [1.0, 2.0, 3.0, 4.0]})
+    >>> ecdf, marks = latency_ecdf(v)
+    >>> ecdf["share"].tolist(), marks["latency_ms"].round(2).tolist()
+    ([0.25, 0.5, 0.75, 1.0], [2.5, 3.85, 3.97])
+    """
+    import numpy as np
+
+    points, marks = [], []
+    for name, group in verdicts.groupby("config", sort=False):
+        lat = np.sort(group["latency_ms"].dropna().to_numpy(dtype=float))
+        if not len(lat):
+            continue
+        n = len(lat)
+        points += [{"config": name, "latency_ms": float(x), "share": (i + 1) / n} for i, x in enumerate(lat)]
+        for q in LATENCY_PERCENTILES:
+            marks.append({"config": name, "percentile": f"p{q}", "latency_ms": float(np.percentile(lat, q)),
+                          "share": q / 100})
+    return (pd.DataFrame(points, columns=["config", "latency_ms", "share"]),
+            pd.DataFrame(marks, columns=["config", "percentile", "latency_ms", "share"]))
+
+
+def latency_chart(verdicts: pd.DataFrame, *, width: int = 460, height: int = 240) -> alt.Chart:
+    """Latency distribution per config: the ECDF of per-quote latency on a log axis,
+    with p50, p95 and p99 marked and labelled on each curve."""
+    ecdf, marks = latency_ecdf(verdicts)
+    if ecdf.empty:
+        return alt.Chart(pd.DataFrame({"x": []})).mark_text()
+    floor = max(float(ecdf["latency_ms"][ecdf["latency_ms"] > 0].min()) if (ecdf["latency_ms"] > 0).any() else 1e-3, 1e-4)
+    ecdf = ecdf.assign(latency_ms=ecdf["latency_ms"].clip(lower=floor))
+    marks = marks.assign(latency_ms=marks["latency_ms"].clip(lower=floor))
+    order = list(dict.fromkeys(ecdf["config"]))
+    x = alt.X("latency_ms:Q", scale=alt.Scale(type="log"), title="latency per quote (ms, log scale)")
+    y = alt.Y("share:Q", title="share of quotes at most this fast", axis=alt.Axis(format="%"),
+              scale=alt.Scale(domain=[0, 1]))
+    color = alt.Color("config:N", sort=order, title="config")
+    lines = alt.Chart(ecdf).mark_line(interpolate="step-after").encode(x=x, y=y, color=color)
+    points = alt.Chart(marks).mark_point(filled=True, size=45).encode(
+        x=x, y=y, color=color, shape=alt.Shape("percentile:N", title="marked"),
+        tooltip=["config:N", "percentile:N", alt.Tooltip("latency_ms:Q", format=".3f")],
+    )
+    labels = alt.Chart(marks).mark_text(align="left", dx=5, dy=-6, fontSize=9).encode(
+        x=x, y=y, color=color, text=alt.Text("latency_ms:Q", format=".2f"),
+    )
+    return alt.layer(lines, points, labels).properties(
+        width=width, height=height, title="Latency per quote (ECDF; p50, p95, p99 marked in ms)"
+    )
+
+
 def chart_svg(chart: alt.TopLevelMixin) -> str:
     """An altair chart as standalone SVG markup (no JavaScript, no network)."""
     import vl_convert as vlc
@@ -247,15 +307,28 @@ def chart_svg(chart: alt.TopLevelMixin) -> str:
 
 
 _CSS = """
+:root{color-scheme:light dark;--fg:#1b1b1b;--bg:#fff;--muted:#666;--line:#ddd;--head:#f4f4f4;--ok:#1d7a5f;
+--bad:#b3361b;--del:#fde2dd;--ins:#d9f2e6}
+@media (prefers-color-scheme:dark){:root{--fg:#e6e6e6;--bg:#16181c;--muted:#a0a0a0;--line:#3a3d44;--head:#23262c;
+--ok:#5fd0a8;--bad:#ff8a70;--del:#5a2a22;--ins:#1f4a37}}
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1100px;
-color:#1b1b1b;line-height:1.45;padding:0 1rem}
-h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}
+color:var(--fg);background:var(--bg);line-height:1.45;padding:0 1rem}
+h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid var(--line)}
 table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0;width:100%}
-th,td{border:1px solid #ddd;padding:.25rem .45rem;text-align:left;vertical-align:top}
-th{background:#f4f4f4}td.q{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;
-word-break:break-word}.muted{color:#666;font-size:.85rem}.chart{overflow-x:auto;margin:.5rem 0}
-.ok{color:#1d7a5f;font-weight:600}.bad{color:#b3361b;font-weight:600}
+th,td{border:1px solid var(--line);padding:.25rem .45rem;text-align:left;vertical-align:top}
+th{background:var(--head)}td.q{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;
+word-break:break-word}.muted{color:var(--muted);font-size:.85rem}.chart{overflow-x:auto;margin:.5rem 0}
+.chart svg{background:#fff;border-radius:4px;max-width:100%;height:auto}
+.ok{color:var(--ok);font-weight:600}.bad{color:var(--bad);font-weight:600}
+del{background:var(--del);text-decoration:line-through}ins{background:var(--ins);text-decoration:none}
+@page{size:A4;margin:14mm 12mm}
+@media print{:root{--fg:#000;--bg:#fff;--muted:#444;--line:#999;--head:#eee;--del:#fde2dd;--ins:#d9f2e6}
+body{max-width:none;margin:0;padding:0;font-size:9.5pt}h2{break-after:avoid;page-break-after:avoid}
+table{font-size:8pt}thead{display:table-header-group}tr,.chart,svg{break-inside:avoid;page-break-inside:avoid}
+.chart{overflow:visible}a{color:inherit;text-decoration:none}}
 """
+"""Follows the viewer's light or dark theme (``prefers-color-scheme``) and prints on A4
+(``@page``, no clipped tables, headers repeated on every page)."""
 
 
 def _e(value: Any) -> str:
@@ -348,6 +421,12 @@ def render_html(
 
     add("<h2>False reject vs false accept</h2>")
     add(f'<div class="chart">{chart_svg(rates_chart(metrics))}</div>')
+
+    if verdicts["latency_ms"].notna().any():
+        add("<h2>Latency</h2>")
+        add('<p class="muted">Share of quotes located within a given time, per config (log axis); the '
+            "marked points are p50, p95 and p99, labelled in milliseconds.</p>")
+        add(f'<div class="chart">{chart_svg(latency_chart(verdicts))}</div>')
 
     by_tag = getattr(evaluation, "by_tag", None)
     if by_tag is not None and len(by_tag):
@@ -456,6 +535,8 @@ __all__ = [
     "html_table",
     "metrics_table",
     "rates_bars",
+    "latency_chart",
+    "latency_ecdf",
     "rates_chart",
     "render_html",
     "run_sentence",
