@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from quotelocate.evaluation import report
+from quotelocate.evaluation import change_report, report
 from quotelocate.interface import workbench
 from quotelocate.chunks import Chunking
 from quotelocate.data import editing
@@ -34,6 +34,7 @@ from quotelocate.document import render_page_png
 from quotelocate.interface import overlay
 from quotelocate.errors import PaperNotFoundError, QuotelocateError
 from quotelocate.evaluation import Evaluation, SavingsAssumptions, cause_table, evaluate, grid_configs
+from quotelocate.evaluation.savings import MIN_TIMED_DECISIONS, measured_review
 from quotelocate.locate import Locator, Verdict
 from quotelocate.normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
 from quotelocate.evaluation.runstore import RunStore
@@ -138,6 +139,11 @@ def highlight_images(quote_set: QuoteSet, verdict: Verdict, with_overlay: bool) 
 @st.cache_data(show_spinner="Writing the report…", max_entries=8)
 def report_html(key: str, _evaluation: Evaluation) -> str:
     return report.render_html(_evaluation)
+
+
+@st.cache_data(show_spinner="Writing the report…", max_entries=8)
+def change_html(key: str, _before: Evaluation, _after: Evaluation, before_title: str, after_title: str) -> str:
+    return change_report.render_change_html(_before, _after, a_title=before_title, b_title=after_title)
 
 
 def evaluation_of(quote_set: QuoteSet, named: dict[str, Rules], *, scope: str, repeats: int = 1,
@@ -324,7 +330,8 @@ def render_set_header(quote_set: QuoteSet, rules: Rules) -> None:
         st.code(warning, language=None, wrap_lines=True)
 
 
-def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules, causes: pd.DataFrame) -> None:
+def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules, causes: pd.DataFrame,
+                    verdicts: pd.DataFrame) -> None:
     st.subheader("Evaluate")
     st.text(f"Rules: {rules.describe()}")
     c = st.columns(3)
@@ -346,6 +353,7 @@ def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules, caus
     c[3].metric("Latency p99", f"{metrics['p99_ms']:.2f} ms")
     c[4].metric("Index build", f"{metrics['build_ms']:.0f} ms")
     st.caption(report.HOW_MEASURED)
+    st.altair_chart(report.latency_chart(verdicts), width="content")
     st.markdown("**Error rate per tag** (faithful: rejected; fabricated: accepted)")
     table = by_tag.assign(rate=[report.format_rate(r, lo, hi) for r, lo, hi in zip(by_tag["rate"], by_tag["low"], by_tag["high"])])
     st.dataframe(table[["label", "tag", "n", "rate"]], hide_index=True, width="stretch")
@@ -357,6 +365,8 @@ def render_compare(evaluation: Evaluation, ablation: pd.DataFrame | None, flips:
                    pair: tuple[str, str]) -> None:
     st.dataframe(report.metrics_table(evaluation.metrics), hide_index=True, width="stretch")
     st.altair_chart(report.rates_chart(evaluation.metrics), width="content")
+    st.markdown("**Latency per config**")
+    st.altair_chart(report.latency_chart(evaluation.verdicts), width="content")
     st.markdown("**Per-tag error rate**")
     st.altair_chart(report.tag_heatmap(evaluation.by_tag), width="content")
     if ablation is not None:
@@ -494,12 +504,16 @@ def render_share(url: str, uploaded: bool, stem: str, make_report, make_json, ma
                "loads nothing from the network. `quotelocate report RUN` writes the same file from a stored run.")
 
 
+RUN_LIST_COLUMNS = ["title", "tags", "notes", "created", "set_name", "configs", "n_quotes", "id"]
+
+
 def render_runs(runs: pd.DataFrame, store_path: str) -> None:
     st.text(f"Run store: {store_path}")
     if runs.empty:
         st.info("No stored runs yet. Save the current evaluation below, or use `quotelocate eval --save`.")
         return
-    st.dataframe(runs, hide_index=True, width="stretch")
+    st.dataframe(runs[RUN_LIST_COLUMNS], hide_index=True, width="stretch",
+                 column_config={"title": st.column_config.TextColumn("run", width="medium")})
 
 
 def render_run(evaluation: Evaluation) -> None:
@@ -507,11 +521,25 @@ def render_run(evaluation: Evaluation) -> None:
     st.altair_chart(report.rates_chart(evaluation.metrics), width="content")
 
 
-def render_run_diff(changed: pd.DataFrame, deltas: pd.DataFrame) -> None:
+def render_change(tables, sentences: list[str]) -> None:
+    if tables.pairing:
+        st.text(tables.pairing)
+    if tables.deltas.empty:
+        st.warning("The runs share no config name, so no rate or verdict is paired.")
+    for line in sentences:
+        st.text(line)
+    st.caption("Configs are paired by name and quotes by id; p-values are exact McNemar tests on the paired "
+               "decisions, then Holm-corrected for the number of tests in the table.")
     st.markdown("**Rate changes per config**")
-    st.dataframe(deltas, hide_index=True, width="stretch")
-    st.markdown(f"**Verdicts that changed**: {len(changed)}")
-    st.dataframe(changed, hide_index=True, width="stretch")
+    st.dataframe(tables.deltas.round(4), hide_index=True, width="stretch")
+    st.markdown("**Per tag** (tags whose error rate changed)")
+    st.dataframe(tables.by_tag.round(4), hide_index=True, width="stretch")
+    st.markdown("**Per paper**")
+    st.dataframe(tables.by_paper.round(4), hide_index=True, width="stretch")
+    st.markdown(f"**Verdicts that flipped**: {len(tables.flips)} (diffs are [-passage-]{{+quote+}})")
+    st.dataframe(tables.flips, hide_index=True, width="stretch")
+    st.markdown("**Configs** (rules and fingerprints of both runs)")
+    st.dataframe(tables.configs, hide_index=True, width="stretch")
 
 
 # ---------------------------------------------------------------------------------------
@@ -523,14 +551,15 @@ def evaluate_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     name = config_name(rules)
     ev = evaluation_of(quote_set, {name: rules}, scope=choices["scope"], repeats=choices["repeats"])
     metrics = ev.metrics.loc[ev.metrics["config"] == name].iloc[0]
-    render_evaluate(metrics, ev.by_tag.loc[ev.by_tag["config"] == name], rules, cause_table(ev.verdicts, name))
+    render_evaluate(metrics, ev.by_tag.loc[ev.by_tag["config"] == name], rules, cause_table(ev.verdicts, name),
+                    ev.verdicts.loc[ev.verdicts["config"] == name])
     if st.button("Save this evaluation to the run store", key="save_eval"):
         save_run(ev)
 
 
-def save_run(evaluation: Evaluation) -> None:
+def save_run(evaluation: Evaluation, *, name: str = "", notes: str = "", tags: list[str] | None = None) -> None:
     try:
-        run_id = run_store().save(evaluation)
+        run_id = run_store().save(evaluation, name=name, notes=notes, tags=tags or [])
     except QuotelocateError as exc:
         show_error("The run could not be saved.", str(exc))
         return
@@ -580,12 +609,17 @@ def inspect_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
         verdicts = report.errors(verdicts)
     elif only != "all":
         verdicts = verdicts.loc[verdicts["accepted"] == (only == "accepted")].reset_index(drop=True)
-    render_inspect_table(verdicts)
+    timing = st.toggle("Timing mode", key="timing", help=TIMING_HELP)
+    if not timing:
+        render_inspect_table(verdicts)
     ids = list(verdicts["id"]) or [q.id for q in quote_set.quotes]
     qid = st.selectbox("Quote (or click a row above)", ids, key="quote", bind="query-params")
     if qid is None:
         return
     quote = quote_set.by_id(qid)
+    if timing:
+        timing_mode(quote_set, choices, ids, qid)
+        return
     row = ev.verdicts.loc[(ev.verdicts["config"] == name) & (ev.verdicts["id"] == qid)].iloc[0]
     doc = quote_set.document()
     locator = locator_for(quote_set.set_hash, doc.sha256, rules.fingerprint, quote_set, rules)
@@ -595,6 +629,76 @@ def inspect_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     if images and st.session_state.get("overlay"):
         render_overlay_legend(quote_set, images)
     render_quote_detail(quote, verdict, locator, images, highlight)
+
+
+TIMING_HELP = ("Review quotes one after the other, timed: each decision is stored in the run store with how "
+               "long it took, alternately with the anchor (page and highlight) shown and without it. The "
+               "Savings view then uses the medians of these times instead of the typed-in seconds.")
+
+
+def _record_decision(quote_set: QuoteSet, qid: str, anchor: bool, decision: str, ids: list[str]) -> None:
+    """Button callback: store the seconds since the quote was shown, move to the next quote."""
+    state = st.session_state
+    started = state.pop("_timing_t0", None)
+    if started is None or started[0] != qid:
+        return
+    seconds = time.monotonic() - started[1]
+    try:
+        run_store().record_review(set_name=quote_set.name, paper_sha256=quote_set.document().sha256, quote_id=qid,
+                                  anchor_shown=anchor, seconds=seconds, decision=decision)
+    except QuotelocateError as exc:
+        state["_timing_msg"] = ("error", str(exc))
+        return
+    state["_timing_n"] = state.get("_timing_n", 0) + 1
+    state["_timing_msg"] = ("ok", f"Recorded {seconds:.1f} s for {qid} ({'with' if anchor else 'without'} anchor, "
+                                  f"{decision}).")
+    state["quote"] = ids[(ids.index(qid) + 1) % len(ids)] if qid in ids else ids[0]
+
+
+def timing_mode(quote_set: QuoteSet, choices: dict[str, Any], ids: list[str], qid: str) -> None:
+    state = st.session_state
+    anchor = state.get("_timing_n", 0) % 2 == 0  # alternate, so both conditions fill up alike
+    if state.get("_timing_t0", (None,))[0] != qid:
+        state["_timing_t0"] = (qid, time.monotonic())  # the clock starts when the quote is first shown
+    kind, message = state.pop("_timing_msg", (None, ""))
+    if kind == "ok":
+        st.success(message)
+    elif kind == "error":
+        show_error("The review time was not stored.", message)
+    quote = quote_set.by_id(qid)
+    st.text(f"Decide: is this quote in the paper, verbatim? ({'anchor shown' if anchor else 'no anchor: find it yourself'})")
+    st.code(quote.text, language=None, wrap_lines=True)
+    c1, c2 = st.columns(2)
+    c1.button("In the paper (accept)", key="time_accept", on_click=_record_decision,
+              args=(quote_set, qid, anchor, "accept", ids))
+    c2.button("Not in the paper (reject)", key="time_reject", on_click=_record_decision,
+              args=(quote_set, qid, anchor, "reject", ids))
+    rules = choices["rules"]
+    doc = quote_set.document()
+    if anchor:
+        locator = locator_for(quote_set.set_hash, doc.sha256, rules.fingerprint, quote_set, rules)
+        scope = choices["scope"] if quote.cited_chunk is not None else "document"
+        verdict = locator.locate(quote.text, cited_chunk=quote.cited_chunk if scope != "document" else None,
+                                 scope=scope)
+        images, highlight = highlight_images(quote_set, verdict, False)
+        st.text(f"The checker says: {verdict.status} ({verdict.reason})")
+        for column, (page, png) in zip(st.columns(len(images)) if images else (), images):
+            column.image(png, caption=f"page {page}: {highlight} highlighted", width="stretch")
+    else:
+        st.text("The paper's text (search it with your browser's find):")
+        with st.container(height=420):
+            st.code(doc.text, language=None, wrap_lines=True)
+    try:
+        measured = measured_review(run_store().review_times(), paper_sha256=doc.sha256, min_decisions=1)
+        counts = run_store().review_times()
+    except QuotelocateError as exc:
+        show_error("The run store cannot be read.", str(exc))
+        return
+    mine = counts.loc[counts["paper_sha256"] == doc.sha256] if len(counts) else counts
+    st.caption(f"Timed decisions on this paper: {int(mine['anchor_shown'].sum()) if len(mine) else 0} with the anchor, "
+               f"{int((~mine['anchor_shown']).sum()) if len(mine) else 0} without"
+               + (f" · {measured.describe()}" if measured is not None else "")
+               + f" · the Savings view uses them from {MIN_TIMED_DECISIONS} of each.")
 
 
 def playground_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
@@ -675,7 +779,26 @@ def savings_assumptions() -> SavingsAssumptions:
 
 def savings_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     rules = choices["rules"]
+    try:
+        measured = measured_review(run_store().review_times(), paper_sha256=quote_set.document().sha256)
+    except QuotelocateError as exc:
+        show_error("The run store cannot be read; using the typed-in review times.", str(exc))
+        measured = None
+    use = st.toggle("Use measured review times", value=measured is not None, key="use_measured",
+                    disabled=measured is None,
+                    help=f"Medians of the decisions timed in Inspect's timing mode on this paper (at least "
+                         f"{MIN_TIMED_DECISIONS} with and {MIN_TIMED_DECISIONS} without the anchor).")
     assumptions = savings_assumptions()
+    source = "assumed (typed in)"
+    if use and measured is not None:
+        assumptions = measured.assumptions(assumptions)
+        source = measured.describe()
+        st.info(f"Review seconds used: {source}. The typed-in review times are ignored.")
+    else:
+        st.info("Review seconds used: the typed-in assumptions"
+                + ("" if measured is not None else f" (fewer than {MIN_TIMED_DECISIONS} timed decisions in each "
+                                                    "condition on this paper; time some in Inspect's timing mode)")
+                + ".")
     name = config_name(rules)
     named = {assumptions.baseline: PRESETS[assumptions.baseline]}
     named.setdefault(name, rules)  # the current rules, unless they are the baseline preset itself
@@ -684,8 +807,9 @@ def savings_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
                "without an anchor, an accepted one a check with its anchor; a rejected fabrication costs a "
                "re-run, an accepted one a search without an anchor. The claim holds when the lower end of "
                "the saving's 95% interval reaches the target.")
-    st.caption(report.savings_method(ev.savings))
-    render_savings(ev.savings, name)
+    table = ev.savings.assign(review_times=source)
+    st.caption(report.savings_method(table))
+    render_savings(table, name)
 
 
 def share_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
@@ -710,6 +834,18 @@ def share_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     )
 
 
+def _tags(text: str) -> list[str]:
+    return [t.strip() for t in (text or "").split(",") if t.strip()]
+
+
+def _ask_delete(run_id: int) -> None:
+    st.session_state["_delete_run"] = run_id
+
+
+def _cancel_delete() -> None:
+    st.session_state.pop("_delete_run", None)
+
+
 def runs_view(quote_set: QuoteSet | None, choices: dict[str, Any]) -> None:
     try:
         store = run_store()
@@ -717,37 +853,80 @@ def runs_view(quote_set: QuoteSet | None, choices: dict[str, Any]) -> None:
     except QuotelocateError as exc:
         show_error("The run store cannot be read.", str(exc))
         return
+    if quote_set is not None:
+        with st.form("save_run_form", border=True):
+            st.markdown("**Save the current evaluation**")
+            c1, c2 = st.columns(2)
+            name = c1.text_input("Name", key="run_name", placeholder="e.g. before the layout change")
+            tags = c2.text_input("Tags (comma-separated)", key="run_tags")
+            notes = st.text_area("Notes", key="run_notes", height=68)
+            save = st.form_submit_button("Save the current evaluation")
+        if save:
+            rules = choices["rules"]
+            save_run(evaluation_of(quote_set, {config_name(rules): rules}, scope=choices["scope"],
+                                   repeats=choices["repeats"]), name=name, notes=notes, tags=_tags(tags))
+            runs = store.list_runs()
     render_runs(runs, str(store.path))
-    if quote_set is not None and st.button("Save the current evaluation", key="save_runs"):
-        rules = choices["rules"]
-        save_run(evaluation_of(quote_set, {config_name(rules): rules}, scope=choices["scope"],
-                               repeats=choices["repeats"]))
-        runs = store.list_runs()
     if runs.empty:
         return
-    ids = list(runs["id"])
-    st.markdown("**Reload a run**")
-    pick = st.selectbox("Run", ids, index=len(ids) - 1, key="run_pick")
+    ids = [int(i) for i in runs["id"]]
+    titles = {int(r["id"]): f"{r['title']} (#{r['id']}, {r['created']})" for r in runs.to_dict("records")}
+    st.markdown("**One run**")
+    pick = st.selectbox("Run", ids, index=len(ids) - 1, key="run_pick", format_func=titles.get)
+    pending = st.session_state.get("_delete_run")
+    if pending is not None and pending in ids:
+        st.warning(f"Delete {titles[pending]} and all its verdicts? This cannot be undone.")
+        c1, c2 = st.columns(2)
+        if c1.button("Yes, delete it", key="run_delete_yes", type="primary"):
+            try:
+                store.delete(pending)
+            except QuotelocateError as exc:
+                show_error("The run was not deleted.", str(exc))
+            else:
+                st.session_state.pop("_delete_run", None)
+                st.rerun()
+        c2.button("Cancel", key="run_delete_no", on_click=_cancel_delete)
     try:
         stored = store.load(pick)
+        info = store.info(pick)
     except QuotelocateError as exc:
         show_error("That run could not be loaded.", str(exc))
     else:
+        with st.form(f"label_run_{pick}", border=True):
+            c1, c2 = st.columns(2)
+            new_name = c1.text_input("Name", value=info["name"], key=f"label_name_{pick}")
+            new_tags = c2.text_input("Tags (comma-separated)", value=", ".join(info["tags"]), key=f"label_tags_{pick}")
+            new_notes = st.text_area("Notes", value=info["notes"], key=f"label_notes_{pick}", height=68)
+            relabel = st.form_submit_button("Save name, tags and notes")
+        if relabel:
+            try:
+                store.label(pick, name=new_name, notes=new_notes, tags=_tags(new_tags))
+            except QuotelocateError as exc:
+                show_error("The run was not relabelled.", str(exc))
+            else:
+                st.rerun()
         render_run(stored)
-        st.download_button("Download this run's report (HTML)", key="dl_run_report",
+        c1, c2 = st.columns(2)
+        c1.download_button("Download this run's report (HTML)", key="dl_run_report",
                            data=lambda: report_html(f"run:{store.path}:{pick}", stored),
                            file_name=f"quotelocate-run-{pick}-report.html", mime="text/html")
+        c2.button("Delete this run…", key="run_delete", on_click=_ask_delete, args=(pick,))
     if len(ids) >= 2:
-        st.markdown("**Compare two runs**")
+        st.markdown("**Before and after: compare two runs**")
         c1, c2 = st.columns(2)
-        a = c1.selectbox("Run A", ids, index=len(ids) - 2, key="run_a")
-        b = c2.selectbox("Run B", ids, index=len(ids) - 1, key="run_b")
+        a = c1.selectbox("Before", ids, index=len(ids) - 2, key="run_a", format_func=titles.get)
+        b = c2.selectbox("After", ids, index=len(ids) - 1, key="run_b", format_func=titles.get)
         try:
-            changed, deltas = store.compare(a, b)
+            before, after = store.load(a), store.load(b)
+            ta, tb = store.info(a)["title"], store.info(b)["title"]
+            tables = change_report.change_tables(before, after, a_title=ta, b_title=tb)
         except QuotelocateError as exc:
             show_error("Those runs could not be compared.", str(exc))
             return
-        render_run_diff(changed, deltas)
+        render_change(tables, change_report.change_sentences(tables.deltas))
+        st.download_button("Download the before/after report (HTML)", key="dl_change_report",
+                           data=lambda: change_html(f"{store.path}:{a}:{b}", before, after, ta, tb),
+                           file_name=f"quotelocate-runs-{a}-{b}-change.html", mime="text/html")
 
 
 # ---------------------------------------------------------------------------------------

@@ -228,6 +228,8 @@ def test_savings_view_gives_a_verdict_and_reacts_to_assumptions():
     first = metric(at, "Measured saving")
     verdicts = [e.value for e in at.success] + [e.value for e in at.error]
     assert any("of the time spent with exact" in v for v in verdicts)
+    assert any("Review seconds used: the typed-in assumptions" in i.value for i in at.info)
+    assert any("paired bootstrap over quotes" in c.value for c in at.caption)
     at.number_input(key="review_no_anchor_s").set_value(300.0).run()
     assert metric(ok(at), "Measured saving") != first
 
@@ -240,17 +242,83 @@ def test_share_view_link_and_downloads():
     assert {"Download report (HTML)", "Download run (JSON)", "Download verdicts (CSV)"} <= labels
 
 
-def test_runs_view_saves_lists_and_compares(tmp_path):
+def save_current_run(at: AppTest, name: str = "", tags: str = "") -> AppTest:
+    at.text_input(key="run_name").input(name)
+    at.text_input(key="run_tags").input(tags)
+    next(b for b in at.button if b.label == "Save the current evaluation").click().run()
+    return ok(at)
+
+
+def test_runs_view_saves_names_lists_and_compares_before_and_after(tmp_path):
     at = view(ok(app()), "Runs")
     assert any("No stored runs" in i.value for i in at.info)
-    at.button(key="save_runs").click().run()
-    ok(at)
+    save_current_run(at, "baseline", "v7, before")
     at.checkbox(key="whitespace").uncheck().run()
-    at.button(key="save_runs").click().run()
-    ok(at)
-    assert at.selectbox(key="run_a").options and at.selectbox(key="run_b").options
-    assert any("Verdicts that changed" in m.value for m in at.markdown)
+    save_current_run(at, "no whitespace rule")
     assert (tmp_path / "runs.sqlite3").is_file()
+    listed = at.dataframe[0].value
+    assert list(listed["title"]) == ["baseline", "no whitespace rule"] and listed["tags"][0] == "v7,before"
+    assert at.selectbox(key="run_a").value == 1 and "baseline (#1" in at.selectbox(key="run_a").format_func(1)
+    assert any("Verdicts that flipped" in m.value for m in at.markdown)
+    shown = [t.value for t in at.text]
+    assert "The runs have one config each, paired: recommended (baseline) with current (no whitespace rule)." in shown
+    assert any(t.startswith("recommended: false-reject") and "verdicts changed" in t for t in shown)
+    labels = {b.label for b in at.get("download_button")}
+    assert "Download the before/after report (HTML)" in labels
+
+
+def test_a_run_is_relabelled_and_deleted_only_after_confirmation(tmp_path):
+    at = view(ok(app()), "Runs")
+    save_current_run(at, "first")
+    save_current_run(at, "second")
+    at.selectbox(key="run_pick").set_value(1).run()
+    at.text_input(key="label_name_1").input("renamed")
+    next(b for b in at.button if b.label == "Save name, tags and notes").click().run()
+    ok(at)
+    assert list(at.dataframe[0].value["title"]) == ["renamed", "second"]
+    at.button(key="run_delete").click().run()
+    assert at.warning and "cannot be undone" in at.warning[0].value
+    at.button(key="run_delete_no").click().run()  # cancel: nothing deleted
+    assert list(at.dataframe[0].value["title"]) == ["renamed", "second"] and not at.warning
+    at.button(key="run_delete").click().run()
+    at.button(key="run_delete_yes").click().run()
+    ok(at)
+    assert list(at.dataframe[0].value["title"]) == ["second"]
+
+
+def test_timing_mode_records_decisions_and_savings_uses_their_medians(tmp_path):
+    at = view(ok(app()), "Inspect")
+    at.toggle(key="timing").set_value(True).run()
+    ok(at)
+    first = at.selectbox(key="quote").value
+    anchors = []
+    for i in range(10):
+        shown = [t.value for t in at.text if t.value.startswith("Decide:")][0]
+        anchors.append("anchor shown" in shown)
+        at.button(key="time_accept" if i % 3 else "time_reject").click().run()
+        ok(at)
+        assert at.success and at.success[0].value.startswith("Recorded")
+    assert anchors == [True, False] * 5  # alternating conditions
+    assert at.selectbox(key="quote").value != first  # moved on to the next quote
+    from quotelocate.evaluation.runstore import RunStore
+
+    times = RunStore(tmp_path / "runs.sqlite3").review_times()
+    assert len(times) == 10 and times["anchor_shown"].sum() == 5 and (times["seconds"] > 0).all()
+    at = view(at, "Savings")
+    assert at.toggle(key="use_measured").value is True
+    assert any("Review seconds used: measured: median" in i.value for i in at.info)
+    assert any("Review seconds: measured: median" in c.value for c in at.caption)
+    at.toggle(key="use_measured").set_value(False).run()
+    assert any("typed-in assumptions" in i.value for i in ok(at).info)
+
+
+def test_evaluate_and_compare_show_latency_charts():
+    at = ok(app())
+    specs = [c.proto.spec for c in at.get("vega_lite_chart")]
+    assert any('"log"' in s and "p50, p95, p99" in s for s in specs)
+    at = view(at, "Compare")
+    specs = [c.proto.spec for c in at.get("vega_lite_chart")]
+    assert any("p50, p95, p99" in s and "two-transform" in s for s in specs)  # every config of the grid
 
 
 # -- share state ------------------------------------------------------------------------

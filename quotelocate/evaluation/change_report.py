@@ -39,10 +39,36 @@ class ChangeTables:
     by_paper: pd.DataFrame
     flips: pd.DataFrame
     configs: pd.DataFrame
+    pairing: str = ""
+
+
+def _renamed(ev: "Evaluation", old: str, new: str) -> "Evaluation":
+    """``ev`` with its config ``old`` called ``new`` (frames and meta)."""
+    from dataclasses import replace
+
+    def ren(df):
+        return None if df is None else df.assign(config=df["config"].replace({old: new})) if "config" in df else df
+
+    meta = dict(ev.meta)
+    for key in ("fingerprints", "configs"):
+        if isinstance(meta.get(key), dict):
+            meta[key] = {new if k == old else k: v for k, v in meta[key].items()}
+    return replace(ev, verdicts=ren(ev.verdicts), metrics=ren(ev.metrics), by_tag=ren(ev.by_tag),
+                   savings=ren(ev.savings), ablation=ren(ev.ablation), meta=meta)
 
 
 def change_tables(a: "Evaluation", b: "Evaluation", *, a_title: str = "A", b_title: str = "B") -> ChangeTables:
-    """Everything that changed from run ``a`` (before) to run ``b`` (after)."""
+    """Everything that changed from run ``a`` (before) to run ``b`` (after).
+
+    Configs are paired by name; two runs of one config each under different names (the
+    workbench saves ``recommended``, then ``current`` after a rule toggle) are paired
+    with each other, under the first run's name, and :attr:`ChangeTables.pairing` says so.
+    """
+    pairing = ""
+    names_a, names_b = list(a.metrics["config"]), list(b.metrics["config"])
+    if len(names_a) == len(names_b) == 1 and names_a != names_b:
+        pairing = f"The runs have one config each, paired: {names_a[0]} ({a_title}) with {names_b[0]} ({b_title})."
+        b = _renamed(b, names_b[0], names_a[0])
     changed, deltas = compare_evaluations(a, b)
     deltas = deltas.copy()
     for side in ("faithful", "fabricated"):
@@ -76,7 +102,7 @@ def change_tables(a: "Evaluation", b: "Evaluation", *, a_title: str = "A", b_tit
             configs.append({"run": title, "config": r["config"], "fingerprint": r["fingerprint"],
                             "rules": r.get("rules", ""),
                             "settings": json.dumps(rules.get(r["config"], {}), sort_keys=True)})
-    return ChangeTables(deltas, by_tag, by_paper, flips, pd.DataFrame(configs))
+    return ChangeTables(deltas, by_tag, by_paper, flips, pd.DataFrame(configs), pairing)
 
 
 def change_sentences(deltas: pd.DataFrame) -> list[str]:
@@ -133,6 +159,10 @@ def render_change_html(a: "Evaluation", b: "Evaluation", *, a_title: str = "A", 
         add('<p class="bad">The two runs used different quote sets: only quotes with the same id are paired.</p>')
 
     add("<h2>Rates</h2>")
+    if t.pairing:
+        add(f"<p>{_e(t.pairing)}</p>")
+    if t.deltas.empty:
+        add('<p class="bad">The runs share no config name, so no rate or verdict is paired.</p>')
     for line in change_sentences(t.deltas):
         add(f"<p>{_e(line)}</p>")
     add('<p class="muted">Configs are paired by name and quotes by id. p-values are exact McNemar tests on the '

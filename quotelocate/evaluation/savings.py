@@ -180,3 +180,70 @@ def _bootstrap(names: list[str], a: SavingsAssumptions, share: float,
 
     low, high = paired_bootstrap(statistic, faithful, fabricated)
     return {name: (float(low[i]), float(high[i])) for i, name in enumerate(names)}
+
+
+MIN_TIMED_DECISIONS = 5
+"""Timed review decisions needed in each condition (with and without the anchor)
+before measured medians replace the assumed review seconds."""
+
+
+@dataclass(frozen=True)
+class MeasuredReview:
+    """Median review seconds with and without the anchor, from timed decisions, each
+    with its 95% interval (seeded bootstrap of the median) and count."""
+
+    with_anchor: float
+    with_anchor_low: float
+    with_anchor_high: float
+    n_with_anchor: int
+    without_anchor: float
+    without_anchor_low: float
+    without_anchor_high: float
+    n_without_anchor: int
+
+    def describe(self) -> str:
+        """One line naming the numbers, for tables and reports."""
+        return (f"measured: median {self.with_anchor:.1f} s [{self.with_anchor_low:.1f}, {self.with_anchor_high:.1f}] "
+                f"with the anchor (n = {self.n_with_anchor}), {self.without_anchor:.1f} s "
+                f"[{self.without_anchor_low:.1f}, {self.without_anchor_high:.1f}] without (n = {self.n_without_anchor})")
+
+    def assumptions(self, base: SavingsAssumptions) -> SavingsAssumptions:
+        """``base`` with its review seconds replaced by these medians."""
+        from dataclasses import replace
+
+        return replace(base, review_seconds_with_anchor=self.with_anchor,
+                       review_seconds_without_anchor=self.without_anchor)
+
+
+def measured_review(times: pd.DataFrame, *, paper_sha256: str | None = None,
+                    min_decisions: int = MIN_TIMED_DECISIONS) -> MeasuredReview | None:
+    """Medians of timed review decisions (the run store's ``review_times``: columns
+    anchor_shown, seconds, paper_sha256), optionally only those on one paper; None when
+    either condition has fewer than ``min_decisions`` decisions.
+
+    >>> t = pd.DataFrame({"anchor_shown": [True] * 5 + [False] * 5,
+    ...                   "seconds": [10, 12, 11, 30, 9, 60, 80, 70, 65, 75], "paper_sha256": ["p"] * 10})
+    >>> m = measured_review(t)
+    >>> m.with_anchor, m.without_anchor, m.n_with_anchor
+    (11.0, 70.0, 5)
+    """
+    import numpy as np
+
+    from .stats import paired_bootstrap
+
+    if times is None or not len(times):
+        return None
+    if paper_sha256 is not None:
+        times = times.loc[times["paper_sha256"] == paper_sha256]
+    shown = times.loc[times["anchor_shown"].astype(bool), "seconds"].to_numpy(dtype=float)
+    hidden = times.loc[~times["anchor_shown"].astype(bool), "seconds"].to_numpy(dtype=float)
+    if len(shown) < min_decisions or len(hidden) < min_decisions:
+        return None
+
+    def interval(values: np.ndarray) -> tuple[float, float]:
+        low, high = paired_bootstrap(lambda s: np.median(s[..., 0], axis=1), values[:, None])
+        return float(low), float(high)
+
+    wl, wh = interval(shown)
+    nl, nh = interval(hidden)
+    return MeasuredReview(float(np.median(shown)), wl, wh, len(shown), float(np.median(hidden)), nl, nh, len(hidden))
