@@ -354,6 +354,7 @@ def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules, caus
     c[4].metric("Index build", f"{metrics['build_ms']:.0f} ms")
     st.caption(report.HOW_MEASURED)
     st.altair_chart(report.latency_chart(verdicts), width="content")
+    st.altair_chart(report.throughput_chart(metrics.to_frame().T), width="content")
     st.markdown("**Error rate per tag** (faithful: rejected; fabricated: accepted)")
     table = by_tag.assign(rate=[report.format_rate(r, lo, hi) for r, lo, hi in zip(by_tag["rate"], by_tag["low"], by_tag["high"])])
     st.dataframe(table[["label", "tag", "n", "rate"]], hide_index=True, width="stretch")
@@ -367,6 +368,7 @@ def render_compare(evaluation: Evaluation, ablation: pd.DataFrame | None, flips:
     st.altair_chart(report.rates_chart(evaluation.metrics), width="content")
     st.markdown("**Latency per config**")
     st.altair_chart(report.latency_chart(evaluation.verdicts), width="content")
+    st.altair_chart(report.throughput_chart(evaluation.metrics), width="content")
     st.markdown("**Per-tag error rate**")
     st.altair_chart(report.tag_heatmap(evaluation.by_tag), width="content")
     if ablation is not None:

@@ -271,19 +271,19 @@ def test_playground_trace_and_layout_overlay(server, page):
     box.fill(PLAYGROUND_QUOTE)
     box.press("Control+Enter")
     settle(page)
-    expect(page.locator('[data-testid="stAlert"]').filter(has_text="Accepted: normalized").first).to_be_visible()
+    expect(page.locator('[data-testid="stAlert"]').filter(has_text="Accepted: normalized").first).to_be_visible(timeout=60_000)
     # the paper's ligature, marked at the unicode step of the trace, as text
-    expect(page.locator('[data-testid="stCode"]').filter(has_text="[-\ufb01-]{+fi+}xed").first).to_be_visible()
-    expect(page.get_by_text("7. whitespace", exact=False).first).to_be_visible()
+    expect(page.locator('[data-testid="stCode"]').filter(has_text="[-\ufb01-]{+fi+}xed").first).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("7. whitespace", exact=False).first).to_be_visible(timeout=60_000)
     page.locator('[data-testid="stImage"]').first.wait_for()
     plain = page.locator('[data-testid="stImage"] img').first.get_attribute("src")
     page.get_by_text("Layout overlay", exact=True).click()
     settle(page)
-    expect(page.locator('[data-testid="stImage"] img').first).not_to_have_attribute("src", plain or "")
+    expect(page.locator('[data-testid="stImage"] img').first).not_to_have_attribute("src", plain or "", timeout=60_000)
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=stImage] img')].every(i => i.complete && i.naturalWidth > 0)"
     )
-    expect(page.locator('[data-testid="stDataFrame"]').last).to_be_visible()  # the overlay's legend
+    expect(page.locator('[data-testid="stDataFrame"]').last).to_be_visible(timeout=60_000)  # the overlay's legend
     assert not page.locator('[data-testid="stException"]').count()
     playground = shoot(page, "playground")
     overlay = ARTIFACTS / "overlay.png"
@@ -301,12 +301,13 @@ def test_two_named_runs_give_an_offline_before_after_report(server, page, tmp_pa
     for name in ("before: recommended", "after: no whitespace rule"):
         if name.startswith("after"):
             page.get_by_text("Collapse whitespace", exact=True).click()
+            page.wait_for_url(re.compile("whitespace=false"), timeout=60_000)
             settle(page)
         page.get_by_label("Name").first.fill(name)
         save.click()
         settle(page)
-        expect(page.locator('[data-testid="stAlert"]').filter(has_text="Saved as run").first).to_be_visible()
-    expect(page.get_by_text("Verdicts that flipped", exact=False).first).to_be_visible()
+        expect(page.locator('[data-testid="stAlert"]').filter(has_text="Saved as run").first).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("Verdicts that flipped", exact=False).first).to_be_visible(timeout=60_000)
     button = page.get_by_role("button", name="Download the before/after report (HTML)")
     target = tmp_path / "change.html"
     for attempt in (1, 2):
@@ -321,6 +322,8 @@ def test_two_named_runs_give_an_offline_before_after_report(server, page, tmp_pa
             settle(page)
     text = target.read_text(encoding="utf-8")
     assert "<script" not in text and "before: recommended → after: no whitespace rule" in text
+    assert "paired: recommended (before: recommended) with current (after: no whitespace rule)" in text
+    assert "Verdicts that flipped (0)" not in text and "<del>" in text
     offline = page.context.browser.new_context(offline=True, color_scheme="dark", viewport={"width": 1100, "height": 1400})
     try:
         requests: list[str] = []

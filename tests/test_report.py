@@ -271,3 +271,10 @@ def test_cli_report_of_two_runs(evaluation, after, tmp_path, capsys):
     assert "quotelocate: before the change → after the change" in text and "Verdicts that flipped (1)" in text
     assert cli_main(["report", str(a), "999", "--out", str(tmp_path / "x.html"), "--store", str(store)]) == 2
     assert "no run 999" in capsys.readouterr().err
+
+
+def test_throughput_chart_shows_the_spread_over_repeats(evaluation):
+    m = evaluation.metrics
+    assert (m["qps_min"] <= m["qps_max"]).all() and m["qps_min"].notna().all()
+    svg = report.chart_svg(report.throughput_chart(m))
+    assert svg.startswith("<svg") and "slowest to fastest timing repeat" in svg

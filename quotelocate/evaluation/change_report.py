@@ -10,7 +10,7 @@ no script, every text escaped, the viewer's light or dark theme, A4 print layout
 * per-tag and per-paper deltas;
 * every quote whose verdict flipped, with the character diff each run stored for it;
 * both runs' configs: rules and fingerprints;
-* both runs' latency distributions.
+* both runs' latency distributions and throughput.
 """
 
 from __future__ import annotations
@@ -113,7 +113,8 @@ def change_sentences(deltas: pd.DataFrame) -> list[str]:
         parts = []
         for rate, side in (("false_reject", "faithful"), ("false_accept", "fabricated")):
             p = r.get(f"holm_p_{side}")
-            sig = "" if p is None or p != p else (" (significant, Holm p = %.3g)" % p if p < 0.05 else " (Holm p = %.3g)" % p)
+            shown = "< 0.001" if p is not None and p < 0.001 else "= %.3g" % p if p is not None else ""
+            sig = "" if p is None or p != p else (f" (significant, Holm p {shown})" if p < 0.05 else f" (Holm p {shown})")
             parts.append(f"{rate.replace('_', '-')} {format_rate(r[f'{rate}_a'])} → {format_rate(r[f'{rate}_b'])}{sig}")
         note = "" if r["same_rules"] else " The rules differ between the runs."
         out.append(f"{r['config']}: " + "; ".join(parts) + f"; {r['n_changed']} of {r['n_paired']} verdicts changed.{note}")
@@ -138,7 +139,7 @@ def _diff_html(diff: str) -> str:
 def render_change_html(a: "Evaluation", b: "Evaluation", *, a_title: str = "A", b_title: str = "B",
                        title: str | None = None, generated: _dt.datetime | None = None) -> str:
     """One self-contained HTML file: the before/after report of runs ``a`` and ``b``."""
-    from .report import _CSS, _e, chart_svg, html_table, latency_chart, run_sentence
+    from .report import _CSS, _e, chart_svg, html_table, latency_chart, run_sentence, throughput_chart
 
     t = change_tables(a, b, a_title=a_title, b_title=b_title)
     generated = generated or _dt.datetime.now(_dt.timezone.utc)
@@ -203,6 +204,8 @@ def render_change_html(a: "Evaluation", b: "Evaluation", *, a_title: str = "A", 
         if ev.verdicts["latency_ms"].notna().any():
             add(f"<p>{_e(name)}</p>")
             add(f'<div class="chart">{chart_svg(latency_chart(ev.verdicts))}</div>')
+            if ev.metrics["qps_min"].notna().any():
+                add(f'<div class="chart">{chart_svg(throughput_chart(ev.metrics))}</div>')
 
     add("<h2>Configs</h2>")
     add('<p class="muted">Each run\'s rules and their fingerprints (equal fingerprints mean equal semantics).</p>')

@@ -49,6 +49,8 @@ METRIC_COLUMNS: dict[str, str] = {
     "aa_high": "float64",
     "build_ms": "float64",
     "throughput_qps": "float64",
+    "qps_min": "float64",
+    "qps_max": "float64",
     "p50_ms": "float64",
     "p95_ms": "float64",
     "p99_ms": "float64",

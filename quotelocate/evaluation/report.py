@@ -10,7 +10,9 @@ report, so all three draw the same figures from the same frames of an
 * :func:`savings_chart`: the measured time saving per config, its interval and the
   claimed target;
 * :func:`latency_chart`: the distribution of per-quote latency per config (ECDF, log
-  axis) with p50, p95 and p99 marked.
+  axis) with p50, p95 and p99 marked;
+* :func:`throughput_chart`: quotes per second per config with its spread over the
+  timing repeats.
 
 :func:`render_html` writes one self-contained HTML file: charts are inlined as SVG
 (drawn by ``vl-convert``, no JavaScript and no network), tables are plain HTML, and
@@ -294,6 +296,26 @@ def latency_chart(verdicts: pd.DataFrame, *, width: int = 460, height: int = 240
     )
 
 
+def throughput_chart(metrics: pd.DataFrame, *, width: int = 380) -> alt.Chart:
+    """Throughput per config (quotes per second, from the per-quote median latencies),
+    with a whisker from the slowest to the fastest timing repeat."""
+    data = metrics[["config", "throughput_qps", "qps_min", "qps_max"]].copy()
+    order = list(dict.fromkeys(data["config"]))
+    base = alt.Chart(data)
+    y = alt.Y("config:N", sort=order, title=None)
+    bars = base.mark_bar(opacity=0.75).encode(
+        y=y, x=alt.X("throughput_qps:Q", title="quotes per second"),
+        tooltip=["config:N", alt.Tooltip("throughput_qps:Q", format=",.0f"), alt.Tooltip("qps_min:Q", format=",.0f"),
+                 alt.Tooltip("qps_max:Q", format=",.0f")],
+    )
+    spread = base.mark_rule(color="black").encode(y=y, x="qps_min:Q", x2="qps_max:Q")
+    ends = base.mark_tick(color="black", thickness=1, size=12).encode(y=y, x="qps_min:Q") + base.mark_tick(
+        color="black", thickness=1, size=12).encode(y=y, x="qps_max:Q")
+    return alt.layer(bars, spread, ends).properties(
+        width=width, height=alt.Step(30), title="Throughput (whisker: slowest to fastest timing repeat)"
+    )
+
+
 def chart_svg(chart: alt.TopLevelMixin) -> str:
     """An altair chart as standalone SVG markup (no JavaScript, no network)."""
     import vl_convert as vlc
@@ -314,7 +336,7 @@ _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1100px;
 color:var(--fg);background:var(--bg);line-height:1.45;padding:0 1rem}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid var(--line)}
-table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0;width:100%}
+table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0;display:block;overflow-x:auto;max-width:100%}
 th,td{border:1px solid var(--line);padding:.25rem .45rem;text-align:left;vertical-align:top}
 th{background:var(--head)}td.q{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;
 word-break:break-word}.muted{color:var(--muted);font-size:.85rem}.chart{overflow-x:auto;margin:.5rem 0}
@@ -324,7 +346,8 @@ del{background:var(--del);text-decoration:line-through}ins{background:var(--ins)
 @page{size:A4;margin:14mm 12mm}
 @media print{:root{--fg:#000;--bg:#fff;--muted:#444;--line:#999;--head:#eee;--del:#fde2dd;--ins:#d9f2e6}
 body{max-width:none;margin:0;padding:0;font-size:9.5pt}h2{break-after:avoid;page-break-after:avoid}
-table{font-size:8pt}thead{display:table-header-group}tr,.chart,svg{break-inside:avoid;page-break-inside:avoid}
+table{font-size:7.5pt;display:table;width:100%;table-layout:auto}th,td{overflow-wrap:anywhere}
+thead{display:table-header-group}tr,.chart,svg{break-inside:avoid;page-break-inside:avoid}
 .chart{overflow:visible}a{color:inherit;text-decoration:none}}
 """
 """Follows the viewer's light or dark theme (``prefers-color-scheme``) and prints on A4
@@ -427,6 +450,8 @@ def render_html(
         add('<p class="muted">Share of quotes located within a given time, per config (log axis); the '
             "marked points are p50, p95 and p99, labelled in milliseconds.</p>")
         add(f'<div class="chart">{chart_svg(latency_chart(verdicts))}</div>')
+        if "qps_min" in metrics and metrics["qps_min"].notna().any():
+            add(f'<div class="chart">{chart_svg(throughput_chart(metrics))}</div>')
 
     by_tag = getattr(evaluation, "by_tag", None)
     if by_tag is not None and len(by_tag):
@@ -536,6 +561,7 @@ __all__ = [
     "metrics_table",
     "rates_bars",
     "latency_chart",
+    "throughput_chart",
     "latency_ecdf",
     "rates_chart",
     "render_html",

@@ -40,6 +40,10 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--papers", metavar="DIRS", help="folders holding the papers (replaces $QUOTELOCATE_PAPERS)")
     p.add_argument("--json", action="store_true", help="print the whole evaluation as JSON")
     p.add_argument("--no-store", dest="save", action="store_false", help="do not save the run in the run store")
+    p.add_argument("--name", default="", help="a name for the stored run (shown by `quotelocate runs` and the workbench)")
+    p.add_argument("--tag", dest="tags", action="append", default=[], metavar="TAG",
+                   help="a tag for the stored run (repeatable)")
+    p.add_argument("--notes", default="", help="notes stored with the run")
     add_store_option(p)
     p.set_defaults(handler=cmd_eval)
 
@@ -120,7 +124,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             ev = add_ablation(ev, qs, progress=progress, workers=args.workers)
     finally:
         bar.close()
-    run_id = store.save(ev) if store is not None else None
+    run_id = store.save(ev, name=args.name, notes=args.notes, tags=args.tags) if store is not None else None
     if args.json:
         payload = ev.to_json()
         payload["run_id"] = run_id
@@ -192,7 +196,8 @@ def cmd_runs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     view = runs.assign(
         set_hash=runs["set_hash"].str[:12],
         paper_sha256=runs["paper_sha256"].str[:12],
-    )[["id", "created", "set_name", "set_hash", "paper_sha256", "n_quotes", "configs", "package_version"]]
+    )[["id", "title", "tags", "created", "set_name", "set_hash", "paper_sha256", "n_quotes", "configs",
+       "package_version"]]
     print(view.to_string(index=False), file=out)
     return EXIT_OK
 
