@@ -298,15 +298,18 @@ def test_two_named_runs_give_an_offline_before_after_report(server, page, tmp_pa
     save = page.get_by_role("button", name="Save the current evaluation")
     save.wait_for(timeout=60_000)
     settle(page)
-    for name in ("before: recommended", "after: no whitespace rule"):
+    for number, name in enumerate(("before: recommended", "after: no whitespace rule"), start=1):
         if name.startswith("after"):
             page.get_by_text("Collapse whitespace", exact=True).click()
             page.wait_for_url(re.compile("whitespace=false"), timeout=60_000)
             settle(page)
         page.get_by_label("Name").first.fill(name)
         save.click()
+        expect(page.locator('[data-testid="stAlert"]').filter(has_text=f"Saved as run {number}.").first).to_be_visible(
+            timeout=60_000)
         settle(page)
-        expect(page.locator('[data-testid="stAlert"]').filter(has_text="Saved as run").first).to_be_visible(timeout=60_000)
+    # the comparison of the two runs has been drawn: the download below is of this pair
+    expect(page.get_by_text("The runs have one config each, paired", exact=False).first).to_be_visible(timeout=60_000)
     expect(page.get_by_text("Verdicts that flipped", exact=False).first).to_be_visible(timeout=60_000)
     button = page.get_by_role("button", name="Download the before/after report (HTML)")
     target = tmp_path / "change.html"

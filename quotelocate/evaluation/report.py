@@ -269,31 +269,50 @@ def latency_ecdf(verdicts: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
             pd.DataFrame(marks, columns=["config", "percentile", "latency_ms", "share"]))
 
 
-def latency_chart(verdicts: pd.DataFrame, *, width: int = 460, height: int = 240) -> alt.Chart:
+def latency_spec(verdicts: pd.DataFrame, *, width: int = 460, height: int = 240) -> dict:
+    """Vega-Lite spec of :func:`latency_chart`, written out as a dict: the workbench draws
+    it on every re-render, where building it through altair would cost more than the
+    evaluation it shows."""
+    ecdf, marks = latency_ecdf(verdicts)
+    title = "Latency per quote (ECDF; p50, p95, p99 marked in ms)"
+    if ecdf.empty:
+        return {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "title": title,
+                "data": {"values": []}, "mark": "point"}
+    positive = ecdf["latency_ms"][ecdf["latency_ms"] > 0]
+    floor = max(float(positive.min()) if len(positive) else 1e-3, 1e-4)
+    points = ecdf.assign(latency_ms=ecdf["latency_ms"].clip(lower=floor)).to_dict("records")
+    marked = marks.assign(latency_ms=marks["latency_ms"].clip(lower=floor)).to_dict("records")
+    order = list(dict.fromkeys(ecdf["config"]))
+    x = {"field": "latency_ms", "type": "quantitative", "scale": {"type": "log"},
+         "title": "latency per quote (ms, log scale)"}
+    y = {"field": "share", "type": "quantitative", "title": "share of quotes at most this fast",
+         "axis": {"format": "%"}, "scale": {"domain": [0, 1]}}
+    color = {"field": "config", "type": "nominal", "sort": order, "title": "config"}
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "title": title,
+        "width": width,
+        "height": height,
+        "layer": [
+            {"data": {"values": points}, "mark": {"type": "line", "interpolate": "step-after"},
+             "encoding": {"x": x, "y": y, "color": color}},
+            {"data": {"values": marked}, "mark": {"type": "point", "filled": True, "size": 45},
+             "encoding": {"x": x, "y": y, "color": color,
+                          "shape": {"field": "percentile", "type": "nominal", "title": "marked"},
+                          "tooltip": [{"field": "config", "type": "nominal"},
+                                      {"field": "percentile", "type": "nominal"},
+                                      {"field": "latency_ms", "type": "quantitative", "format": ".3f"}]}},
+            {"data": {"values": marked}, "mark": {"type": "text", "align": "left", "dx": 5, "dy": -6, "fontSize": 9},
+             "encoding": {"x": x, "y": y, "color": color,
+                          "text": {"field": "latency_ms", "type": "quantitative", "format": ".2f"}}},
+        ],
+    }
+
+
+def latency_chart(verdicts: pd.DataFrame, *, width: int = 460, height: int = 240) -> alt.TopLevelMixin:
     """Latency distribution per config: the ECDF of per-quote latency on a log axis,
     with p50, p95 and p99 marked and labelled on each curve."""
-    ecdf, marks = latency_ecdf(verdicts)
-    if ecdf.empty:
-        return alt.Chart(pd.DataFrame({"x": []})).mark_text()
-    floor = max(float(ecdf["latency_ms"][ecdf["latency_ms"] > 0].min()) if (ecdf["latency_ms"] > 0).any() else 1e-3, 1e-4)
-    ecdf = ecdf.assign(latency_ms=ecdf["latency_ms"].clip(lower=floor))
-    marks = marks.assign(latency_ms=marks["latency_ms"].clip(lower=floor))
-    order = list(dict.fromkeys(ecdf["config"]))
-    x = alt.X("latency_ms:Q", scale=alt.Scale(type="log"), title="latency per quote (ms, log scale)")
-    y = alt.Y("share:Q", title="share of quotes at most this fast", axis=alt.Axis(format="%"),
-              scale=alt.Scale(domain=[0, 1]))
-    color = alt.Color("config:N", sort=order, title="config")
-    lines = alt.Chart(ecdf).mark_line(interpolate="step-after").encode(x=x, y=y, color=color)
-    points = alt.Chart(marks).mark_point(filled=True, size=45).encode(
-        x=x, y=y, color=color, shape=alt.Shape("percentile:N", title="marked"),
-        tooltip=["config:N", "percentile:N", alt.Tooltip("latency_ms:Q", format=".3f")],
-    )
-    labels = alt.Chart(marks).mark_text(align="left", dx=5, dy=-6, fontSize=9).encode(
-        x=x, y=y, color=color, text=alt.Text("latency_ms:Q", format=".2f"),
-    )
-    return alt.layer(lines, points, labels).properties(
-        width=width, height=height, title="Latency per quote (ECDF; p50, p95, p99 marked in ms)"
-    )
+    return alt.LayerChart.from_dict(latency_spec(verdicts, width=width, height=height), validate=False)
 
 
 def throughput_chart(metrics: pd.DataFrame, *, width: int = 380) -> alt.Chart:
@@ -563,6 +582,7 @@ __all__ = [
     "latency_chart",
     "throughput_chart",
     "latency_ecdf",
+    "latency_spec",
     "rates_chart",
     "render_html",
     "run_sentence",

@@ -112,7 +112,9 @@ def savings_table(metrics: pd.DataFrame, a: SavingsAssumptions, *, fabricated_sh
     share = fabricated_share
     by_name = {row["config"]: row for row in metrics.to_dict("records")}
     base = by_name[a.baseline]
-    boot = _bootstrap(list(by_name), a, share, verdicts) if verdicts is not None and len(verdicts) else None
+    paired = verdicts is not None and len(verdicts) > 0
+    # the baseline's own row has no interval: with nothing else to compare, nothing to resample
+    boot = _bootstrap(list(by_name), a, share, verdicts) if paired and len(by_name) > 1 else None
 
     def corners(row: Mapping[str, Any]) -> list[float]:
         frs = [row["fr_low"], row["fr_high"]]
@@ -128,8 +130,8 @@ def savings_table(metrics: pd.DataFrame, a: SavingsAssumptions, *, fabricated_sh
             saving = 1 - cost / base_cost
             if name == a.baseline:
                 low = high = saving
-            elif boot is not None:
-                low, high = boot[name]
+            elif paired:
+                low, high = boot[name]  # type: ignore[index]
             else:
                 mine = corners(row)
                 low = 1 - max(mine) / min(base_corners) if min(base_corners) > 0 else -math.inf
@@ -151,7 +153,7 @@ def savings_table(metrics: pd.DataFrame, a: SavingsAssumptions, *, fabricated_sh
                 "review_seconds_with_anchor": float(a.review_seconds_with_anchor),
                 "review_seconds_without_anchor": float(a.review_seconds_without_anchor),
                 "fabricated_share": float(share),
-                "interval_method": BOOTSTRAP_METHOD if boot is not None else CORNERS_METHOD,
+                "interval_method": BOOTSTRAP_METHOD if paired else CORNERS_METHOD,
                 "review_times": review_source,
             }
         )
@@ -163,8 +165,7 @@ def _bootstrap(names: list[str], a: SavingsAssumptions, share: float,
     """Paired-bootstrap 95% interval of each config's saving against the baseline."""
     import numpy as np
 
-    table = verdicts.pivot_table(index=["label", "id"], columns="config", values="accepted", aggfunc="first")
-    table = table.reindex(columns=names)
+    table = verdicts.set_index(["label", "id", "config"])["accepted"].unstack("config").reindex(columns=names)
     if table.isna().any().any():
         raise ConfigError("savings: every config needs a verdict for every quote to pair them")
     faithful = table.loc["faithful"].to_numpy(dtype=float) if "faithful" in table.index else np.zeros((0, len(names)))
