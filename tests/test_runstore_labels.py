@@ -137,3 +137,13 @@ def test_the_diff_of_a_rejection_is_stored_with_its_verdict(ev):
     v = ev.verdicts.set_index(["config", "id"])
     assert v.loc[("recommended", "x1"), "diff"] == "It was trained on t{+w+}en{+ty+} years of records."
     assert v.loc[("recommended", "f1"), "diff"] == ""
+
+
+def test_corrupt_tags_are_a_clear_error(tmp_path, ev):
+    path = tmp_path / "runs.sqlite3"
+    store = RunStore(path)
+    rid = store.save(ev, name="x", tags=["a"])
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE run_info SET tags = '{not json' WHERE run_id = ?", (rid,))
+    with pytest.raises(RunStoreError, match=f"run {rid}: stored tags are corrupt"):
+        store.list_runs()

@@ -526,7 +526,10 @@ def _info(name: str, notes: str, tags: Sequence[str], path: Path) -> tuple[str, 
 
 
 def _tags_of(text: str, path: Path, rid: int) -> list[str]:
-    tags = _loads(text, path, rid)
+    try:
+        tags = json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise RunStoreError(f"{path}: run {rid}: stored tags are corrupt ({exc!s:.120})") from None
     if not isinstance(tags, list):
         raise RunStoreError(f"{path}: run {rid}: stored tags are not a list")
     return [str(t) for t in tags]
