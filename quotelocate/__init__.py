@@ -11,7 +11,7 @@ The package has four layers; imports only go down this list:
 ``quotelocate.evaluation``  rates, intervals, savings, ablation, the run store, reports;
 ``quotelocate.data``        quote sets, the hardened YAML reader, papers and the synthetic paper;
 core                        ``document``, ``layout``, ``normalize``, ``locate``, ``diagnose``,
-                            ``chunks``, ``limits``, ``jsonl``, ``errors``.
+                            ``trace``, ``chunks``, ``limits``, ``jsonl``, ``errors``.
 
 Every public name below is imported from its home on first use, so ``import
 quotelocate`` (and ``quotelocate --version``) loads neither pymupdf nor pandas.

@@ -592,13 +592,40 @@ def plain_text(pdf_path: str | os.PathLike, *, flags: int = EXTRACT_FLAGS) -> st
         return PAGE_SEPARATOR.join(page.get_text("text", flags=flags) for page in pdf)
 
 
+@dataclass(frozen=True)
+class Mark:
+    """An outlined rectangle with a label, drawn over a rendered page: 1-based ``page``,
+    PDF points (top-left origin, unrotated page), ``color`` as RGB in 0..1."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    color: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    label: str = ""
+
+
 def render_page_png(document: Document, page: int, *, zoom: float = 1.5, pdf_path: str | None = None,
-                    boxes: Sequence[Box] = ()) -> bytes:
-    """A PNG of one page with ``boxes`` drawn on it (for the workbench's Inspect view)."""
+                    boxes: Sequence[Box] = (), marks: Sequence[Mark] = ()) -> bytes:
+    """A PNG of one page with ``boxes`` highlighted on it (for the workbench's Inspect
+    view) and ``marks`` outlined in their colours, each label written in the left margin
+    of its rectangle (the layout overlay)."""
     if pdf_path is None and document._pdf is None:
         raise DocumentError(f"{document.name}: not a PDF; there is no page to render")
     with _reopen(document, pdf_path) as pdf:
         pg = pdf[page - 1]
+        for mark in marks:
+            if mark.page != page:
+                continue
+            shape = pg.new_shape()
+            shape.draw_rect(pymupdf.Rect(mark.x0, mark.y0, mark.x1, mark.y1))
+            shape.finish(color=mark.color, fill=mark.color, fill_opacity=0.12, width=1.0)
+            if mark.label:
+                size = 5.0
+                shape.insert_text(pymupdf.Point(max(mark.x0 - 1 - 0.55 * size * len(mark.label), 0), mark.y0 + size),
+                                  mark.label, fontsize=size, color=mark.color)
+            shape.commit()
         shape = pg.new_shape()
         for box in boxes:
             if box.page == page:

@@ -114,9 +114,10 @@ def evaluate(
     workers = min(_check_workers(workers), len(named))
     results: dict[str, list[tuple]] = {}
     build: dict[str, float] = {}
+    totals: dict[str, list[float]] = {}
     if workers <= 1:
         for name, rules in named.items():
-            results[name], build[name] = _run_config(
+            results[name], build[name], totals[name] = _run_config(
                 quote_set, name, rules, scope=scope, repeats=repeats, tick=make_tick(done)
             )
             done += n
@@ -124,19 +125,19 @@ def evaluate(
         # longest first: configs without whitespace folding reject (and diagnose) most
         order = sorted(named.items(), key=lambda kv: kv[1].whitespace)
         with _pool(quote_set, workers) as pool:
-            for name, config_rows, build_s in pool.map(_worker_run, [(k, r, scope, repeats) for k, r in order]):
-                results[name], build[name] = config_rows, build_s
+            for name, config_rows, build_s, repeat_s in pool.map(_worker_run, [(k, r, scope, repeats) for k, r in order]):
+                results[name], build[name], totals[name] = config_rows, build_s, repeat_s
                 done += n
                 if progress is not None:
                     progress(done, total)
     rows = [row for name in named for row in results[name]]
     verdicts = frame(rows, VERDICT_COLUMNS)
-    metrics = _metrics(verdicts, named, build)
+    metrics = _metrics(verdicts, named, build, totals)
     by_tag = _by_tag(verdicts, named)
     share = savings.fabricated_share
     if share is None:
         share = len(quote_set.fabricated) / n if n else 0.0
-    saving_frame = savings_table(metrics, savings, fabricated_share=share)
+    saving_frame = savings_table(metrics, savings, fabricated_share=share, verdicts=verdicts)
     meta = provenance(quote_set, named, scope=scope, repeats=repeats, savings=savings, share=share)
     ev = Evaluation(verdicts=verdicts, metrics=metrics, by_tag=by_tag, savings=saving_frame, meta=meta)
     if ablation:
@@ -144,7 +145,8 @@ def evaluate(
     return ev
 
 
-def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[str, float]) -> pd.DataFrame:
+def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[str, float],
+             totals: Mapping[str, list[float]] | None = None) -> pd.DataFrame:
     rows = []
     for name, rules in named.items():
         v = verdicts[verdicts["config"] == name]
@@ -163,6 +165,8 @@ def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[
             qps = len(lat) / total_s if total_s > 0 else math.inf
         else:
             p50 = p95 = p99 = qps = math.nan
+        per_repeat = [len(v) / t for t in (totals or {}).get(name, []) if t > 0]
+        qps_min, qps_max = (min(per_repeat), max(per_repeat)) if per_repeat else (math.nan, math.nan)
         rows.append(
             {
                 "config": name,
@@ -182,6 +186,8 @@ def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[
                 "aa_high": aa[2],
                 "build_ms": 1000.0 * build.get(name, math.nan),
                 "throughput_qps": qps,
+                "qps_min": qps_min,
+                "qps_max": qps_max,
                 "p50_ms": p50,
                 "p95_ms": p95,
                 "p99_ms": p99,

@@ -8,7 +8,15 @@ Default file: ``$QUOTELOCATE_RUNS``, else ``$XDG_DATA_HOME/quotelocate/runs.sqli
               pymupdf_version, machine, metrics (JSON records), frames (JSON: by_tag,
               savings, ablation), meta (JSON);
 ``verdicts``  run_id, config, fingerprint, quote_id, label, tags, accepted, status,
-              cause, rules, scope, start, end, page, anchor_ok, latency_ms, text.
+              cause, rules, scope, start, end, page, anchor_ok, latency_ms, text, diff;
+``run_info``  run_id, name, notes, tags (JSON list): what a team calls a run;
+``review_times`` one timed review decision each: recorded (UTC ISO), set_name,
+              paper_sha256, quote_id, anchor_shown, seconds, decision.
+
+Schema 2 added ``run_info``, ``review_times`` and ``verdicts.diff``. A schema-1 store is
+migrated the first time it is written to, in one transaction that only creates the new
+tables and adds the column (``ALTER TABLE ... ADD COLUMN`` with a default: SQLite
+changes the table definition and rewrites no row); until then it is read as it is.
 
 A run is saved in one ``BEGIN IMMEDIATE`` transaction (WAL journal, busy timeout):
 either all of it is there or none of it. A writer that cannot get the lock within the
@@ -31,7 +39,7 @@ import os
 import sqlite3
 from contextlib import closing
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import pandas as pd
 
@@ -49,7 +57,7 @@ from .frames import (
 )
 from .result import Evaluation
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 _SCHEMA = """
@@ -86,10 +94,31 @@ CREATE TABLE IF NOT EXISTS verdicts (
     anchor_ok INTEGER,
     latency_ms REAL,
     text TEXT NOT NULL,
+    diff TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (run_id, config, quote_id)
 );
 CREATE INDEX IF NOT EXISTS runs_by_set ON runs (set_name, created);
+CREATE TABLE IF NOT EXISTS run_info (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    name TEXT NOT NULL DEFAULT '',
+    notes TEXT NOT NULL DEFAULT '',
+    tags TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE IF NOT EXISTS review_times (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    recorded TEXT NOT NULL,
+    set_name TEXT NOT NULL,
+    paper_sha256 TEXT NOT NULL,
+    quote_id TEXT NOT NULL,
+    anchor_shown INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    decision TEXT NOT NULL
+);
 """
+_MIGRATIONS = {2: ("ALTER TABLE verdicts ADD COLUMN diff TEXT NOT NULL DEFAULT ''",)}
+"""Statements that bring a store from the previous schema to this one (after the
+``CREATE ... IF NOT EXISTS`` of :data:`_SCHEMA`); each only adds."""
+REVIEW_DECISIONS = ("accept", "reject")
 
 _RUN_COLUMNS = {
     "id", "created", "set_name", "set_hash", "paper_sha256", "text_sha256", "fingerprints",
@@ -218,9 +247,15 @@ class RunStore:
             if con.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
                 con.execute("BEGIN IMMEDIATE")
                 try:
+                    version = con.execute("PRAGMA user_version").fetchone()[0]  # another writer may have migrated
+                    existing = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
                     for statement in _SCHEMA.split(";"):
                         if statement.strip():
                             con.execute(statement)
+                    if "runs" in existing:  # an older store: add what the newer schemas add
+                        for step in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
+                            for statement in _MIGRATIONS.get(step, ()):
+                                con.execute(statement)
                     con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                     con.execute("COMMIT")
                 except BaseException:
@@ -233,8 +268,10 @@ class RunStore:
         return con
 
     # -- writing -------------------------------------------------------------------------
-    def save(self, evaluation: Evaluation) -> int:
-        """Store ``evaluation`` in one transaction and return its run id."""
+    def save(self, evaluation: Evaluation, *, name: str = "", notes: str = "", tags: Sequence[str] = ()) -> int:
+        """Store ``evaluation`` (with an optional ``name``, ``notes`` and ``tags``) in one
+        transaction and return its run id."""
+        info = _info(name, notes, tags, self.path)
         meta = evaluation.meta
         frames = {
             "by_tag": records(evaluation.by_tag),
@@ -271,6 +308,7 @@ class RunStore:
                 f"INSERT INTO verdicts (run_id, {columns}) VALUES ({placeholders})",
                 _verdict_rows(run_id, evaluation),
             )
+            con.execute("INSERT INTO run_info (run_id, name, notes, tags) VALUES (?, ?, ?, ?)", (run_id, *info))
             con.execute("COMMIT")
             return run_id
         except sqlite3.Error as exc:
@@ -299,14 +337,25 @@ class RunStore:
         except sqlite3.Error as exc:
             raise self._fail(exc, "reading") from None
 
+    def _tables(self) -> set[str]:
+        return {r[0] for r in self._read("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def _info_of(self) -> dict[int, tuple[str, str, list[str]]]:
+        if "run_info" not in self._tables():
+            return {}  # a schema-1 store not written to since: no run has a name yet
+        return {rid: (name, notes, _tags_of(tags, self.path, rid))
+                for rid, name, notes, tags in self._read("SELECT run_id, name, notes, tags FROM run_info")}
+
     def list_runs(self) -> pd.DataFrame:
-        """One row per stored run, oldest first: id, created, set_name, set_hash,
+        """One row per stored run, oldest first: id, name, title (the name, or ``run N``
+        for an unnamed run), tags (comma-joined), notes, created, set_name, set_hash,
         paper_sha256, configs (comma-joined names), n_quotes, package_version,
         pymupdf_version, machine."""
         rows = self._read(
             "SELECT id, created, set_name, set_hash, paper_sha256, fingerprints, meta, package_version, "
             "pymupdf_version, machine FROM runs ORDER BY id"
         )
+        info = self._info_of()
         out = []
         for rid, created, set_name, set_hash, paper, fps, meta, pkg, mu, machine in rows:
             m = _loads(meta, self.path, rid, "meta", dict)
@@ -314,9 +363,14 @@ class RunStore:
             n_quotes = m.get("n_quotes", 0) or 0
             if isinstance(n_quotes, bool) or not isinstance(n_quotes, int):
                 raise RunStoreError(f"{self.path}: run {rid}: 'meta' n_quotes must be a whole number, got {n_quotes!r:.40}")
+            name, notes, tags = info.get(rid, ("", "", []))
             out.append(
                 {
                     "id": rid,
+                    "name": name,
+                    "title": name or f"run {rid}",
+                    "tags": ",".join(tags),
+                    "notes": notes,
                     "created": created,
                     "set_name": set_name,
                     "set_hash": set_hash,
@@ -328,8 +382,8 @@ class RunStore:
                     "machine": machine,
                 }
             )
-        cols = ["id", "created", "set_name", "set_hash", "paper_sha256", "configs", "n_quotes",
-                "package_version", "pymupdf_version", "machine"]  # fmt: skip
+        cols = ["id", "name", "title", "tags", "notes", "created", "set_name", "set_hash", "paper_sha256", "configs",
+                "n_quotes", "package_version", "pymupdf_version", "machine"]  # fmt: skip
         return pd.DataFrame(out, columns=cols).astype({"id": "int64", "n_quotes": "int64"})
 
     def load(self, run_id: int) -> Evaluation:
@@ -339,7 +393,9 @@ class RunStore:
         if not rows:
             raise RunStoreError(f"{self.path}: no run {rid} (see `quotelocate runs`)")
         metrics, frames, meta = rows[0]
-        columns = ", ".join(_VERDICT_SQL.get(c, c) for c in VERDICT_COLUMNS)
+        present = {r[1] for r in self._read("PRAGMA table_info(verdicts)")}
+        columns = ", ".join(_VERDICT_SQL.get(c, c) if _VERDICT_SQL.get(c, c).strip('"') in present else f"'' AS {c}"
+                            for c in VERDICT_COLUMNS)
         vrows = self._read(f"SELECT {columns} FROM verdicts WHERE run_id = ? ORDER BY rowid", (rid,))
         records = []
         names = list(VERDICT_COLUMNS)
@@ -367,6 +423,84 @@ class RunStore:
         except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
             raise RunStoreError(f"{self.path}: run {rid}: stored values have the wrong type ({type(exc).__name__}: {exc!s:.120})") from None
 
+    def info(self, run_id: int) -> dict[str, Any]:
+        """``{"id", "name", "title", "notes", "tags"}`` of a stored run."""
+        rid = _run_id(run_id, self.path)
+        if not self._read("SELECT id FROM runs WHERE id = ?", (rid,)):
+            raise RunStoreError(f"{self.path}: no run {rid} (see `quotelocate runs`)")
+        name, notes, tags = self._info_of().get(rid, ("", "", []))
+        return {"id": rid, "name": name, "title": name or f"run {rid}", "notes": notes, "tags": tags}
+
+    def label(self, run_id: int, *, name: str | None = None, notes: str | None = None,
+              tags: Sequence[str] | None = None) -> None:
+        """Set the name, notes or tags of a stored run (None leaves a field as it is)."""
+        rid = _run_id(run_id, self.path)
+        current = self.info(rid)
+        info = _info(current["name"] if name is None else name, current["notes"] if notes is None else notes,
+                     current["tags"] if tags is None else tags, self.path)
+        con = self._connect()
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            con.execute("INSERT INTO run_info (run_id, name, notes, tags) VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT(run_id) DO UPDATE SET name = excluded.name, notes = excluded.notes, "
+                        "tags = excluded.tags", (rid, *info))
+            con.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise self._fail(exc, f"labelling run {rid}") from None
+        finally:
+            con.close()
+
+    def delete(self, run_id: int) -> None:
+        """Remove a stored run, its verdicts and its label in one transaction."""
+        rid = _run_id(run_id, self.path)
+        self.info(rid)  # a clear error for a run that is not there
+        con = self._connect()
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            con.execute("DELETE FROM verdicts WHERE run_id = ?", (rid,))
+            con.execute("DELETE FROM run_info WHERE run_id = ?", (rid,))
+            con.execute("DELETE FROM runs WHERE id = ?", (rid,))
+            con.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise self._fail(exc, f"deleting run {rid}") from None
+        finally:
+            con.close()
+
+    # -- measured review times ------------------------------------------------------------
+    def record_review(self, *, set_name: str, paper_sha256: str, quote_id: str, anchor_shown: bool,
+                      seconds: float, decision: str) -> None:
+        """Store one timed review decision (see :func:`quotelocate.evaluation.savings.measured_review`)."""
+        if decision not in REVIEW_DECISIONS:
+            raise RunStoreError(f"{self.path}: review decision {decision!r} is not one of {', '.join(REVIEW_DECISIONS)}")
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < 24 * 3600:
+            raise RunStoreError(f"{self.path}: review time {seconds!r} s is not a duration")
+        row = (_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), str(set_name), str(paper_sha256),
+               str(quote_id), int(bool(anchor_shown)), float(seconds), decision)
+        con = self._connect()
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            con.execute("INSERT INTO review_times (recorded, set_name, paper_sha256, quote_id, anchor_shown, "
+                        "seconds, decision) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+            con.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise self._fail(exc, "recording a review time") from None
+        finally:
+            con.close()
+
+    def review_times(self) -> pd.DataFrame:
+        """Every recorded review decision: recorded, set_name, paper_sha256, quote_id,
+        anchor_shown, seconds, decision (oldest first)."""
+        cols = ["recorded", "set_name", "paper_sha256", "quote_id", "anchor_shown", "seconds", "decision"]
+        rows = self._read(f"SELECT {', '.join(cols)} FROM review_times ORDER BY id") if "review_times" in self._tables() else []
+        df = pd.DataFrame(rows, columns=cols)
+        return df.astype({"anchor_shown": "bool", "seconds": "float64"}) if len(df) else df
+
     def compare(self, a: int, b: int) -> tuple[pd.DataFrame, pd.DataFrame]:
         """(changed verdicts, rate deltas) from run ``a`` to run ``b``
         (see :func:`quotelocate.evaluation.ablation.compare_evaluations`)."""
@@ -386,6 +520,31 @@ def _run_id(value: Any, path: Path) -> int:
         return int(value)
     except (TypeError, ValueError):
         raise RunStoreError(f"{path}: run id must be a whole number, got {value!r}") from None
+
+
+MAX_NAME = 200
+MAX_NOTES = 10_000
+
+
+def _info(name: str, notes: str, tags: Sequence[str], path: Path) -> tuple[str, str, str]:
+    """Checked (name, notes, tags JSON) of a run."""
+    if not isinstance(name, str) or len(name) > MAX_NAME or "\n" in name:
+        raise RunStoreError(f"{path}: a run name is one line of at most {MAX_NAME} characters")
+    if not isinstance(notes, str) or len(notes) > MAX_NOTES:
+        raise RunStoreError(f"{path}: run notes are text of at most {MAX_NOTES} characters")
+    if isinstance(tags, str) or not all(isinstance(t, str) and t.strip() and "," not in t for t in tags):
+        raise RunStoreError(f"{path}: run tags are a list of non-empty words without commas, got {tags!r}")
+    return name.strip(), notes, json.dumps(list(dict.fromkeys(t.strip() for t in tags)), ensure_ascii=False)
+
+
+def _tags_of(text: str, path: Path, rid: int) -> list[str]:
+    try:
+        tags = json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise RunStoreError(f"{path}: run {rid}: stored tags are corrupt ({exc!s:.120})") from None
+    if not isinstance(tags, list):
+        raise RunStoreError(f"{path}: run {rid}: stored tags are not a list")
+    return [str(t) for t in tags]
 
 
 def _loads(text: str, path: Path, rid: int, column: str, kind: type) -> Any:

@@ -49,6 +49,10 @@ def add_parsers(sub: Any) -> None:
         "(URI or folder; default $MLFLOW_TRACKING_URI; needs the 'mlflow' extra)",
     )
     p.add_argument("--mlflow-experiment", default="quotelocate", metavar="NAME", help="MLflow experiment (default quotelocate)")
+    p.add_argument("--name", default="", help="a name for the stored run (shown by `quotelocate runs` and the workbench)")
+    p.add_argument("--tag", dest="tags", action="append", default=[], metavar="TAG",
+                   help="a tag for the stored run (repeatable)")
+    p.add_argument("--notes", default="", help="notes stored with the run")
     add_store_option(p)
     p.set_defaults(handler=cmd_eval)
 
@@ -134,7 +138,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             ev = add_ablation(ev, qs, progress=progress, workers=args.workers)
     finally:
         bar.close()
-    run_id = store.save(ev) if store is not None else None
+    run_id = store.save(ev, name=args.name, notes=args.notes, tags=args.tags) if store is not None else None
     if args.mlflow is not None:
         from ..integrations.mlflow import log_evaluation
 
@@ -211,7 +215,8 @@ def cmd_runs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     view = runs.assign(
         set_hash=runs["set_hash"].str[:12],
         paper_sha256=runs["paper_sha256"].str[:12],
-    )[["id", "created", "set_name", "set_hash", "paper_sha256", "n_quotes", "configs", "package_version"]]
+    )[["id", "title", "tags", "created", "set_name", "set_hash", "paper_sha256", "n_quotes", "configs",
+       "package_version"]]
     print(view.to_string(index=False), file=out)
     return EXIT_OK
 

@@ -10,6 +10,8 @@ like the rest of the package (``app.py`` only wires these to widgets).
   query string that reopens the same set, rules and view; :func:`matching_preset` names
   the preset a rules config equals; :func:`vary_rule` builds a comparison grid that
   varies one rule.
+* Playground: :func:`cited_chunk_of` reads the cited chunk a user pasted (a number or
+  the chunk's text); :func:`labelled_quote` turns a checked quote into a quote-set entry.
 
 >>> share_query({"set": "synthetic", "quotes": False, "view": "Inspect", "chunk_size": None}, {"set": "synthetic"})
 {'quotes': 'false', 'view': 'Inspect'}
@@ -23,12 +25,13 @@ import hashlib
 import os
 import urllib.parse
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from ..chunks import Chunking
-from ..data.quoteset import QuoteSet, load_quote_set
+from ..chunks import Chunk, Chunking
+from ..data.quoteset import Anchor, Quote, QuoteSet, load_quote_set
 from ..document import Document, Limits
-from ..errors import ConfigError, DatasetError, DocumentError
+from ..errors import ConfigError, DatasetError, DocumentError, QuoteInputError
+from ..locate import Verdict
 from ..normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
@@ -212,3 +215,52 @@ def vary_rule(rules: Rules, name: str, *, lengths: tuple[int, ...] = (0, 8, 12, 
         label = ("on" if value else "off") if isinstance(value, bool) else value
         out[f"{name}={label}"] = rules.replace(**{name: value})
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# Playground
+
+
+def cited_chunk_of(value: str | None, chunks: Sequence[Chunk], text: str) -> int | None:
+    """The cited chunk a user gave: empty for none, a chunk index, or the chunk's text
+    itself (pasted as the model saw it; surrounding whitespace ignored).
+
+    >>> from quotelocate.chunks import make_chunks
+    >>> text = "alpha beta gamma delta " * 4
+    >>> chunks = make_chunks(text, Chunking(size=32, overlap=0, group_size=1))
+    >>> cited_chunk_of(" 2 ", chunks, text), cited_chunk_of(text[32:64], chunks, text), cited_chunk_of("", chunks, text)
+    (2, 1, None)
+    """
+    value = (value or "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        index = int(value)
+        if index >= len(chunks):
+            raise QuoteInputError(f"cited chunk {index}: the paper has chunks 0..{len(chunks) - 1}")
+        return index
+    for c in chunks:
+        if text[c.start : c.end].strip() == value:
+            return c.index
+    raise QuoteInputError("cited chunk: neither a chunk number nor the text of one of the paper's chunks")
+
+
+def labelled_quote(verdict: Verdict, *, quote_id: str, label: str, tags: Sequence[str], note: str = "") -> Quote:
+    """A quote-set entry for a checked quote. A faithful one is anchored where the
+    locator found it, else on its closest passage (a false reject: the labeller says
+    that passage is the source); a fabricated one has no anchor."""
+    anchor = None
+    if label == "faithful":
+        document = verdict.document
+        if document is None:
+            raise QuoteInputError(f"quote {quote_id!r}: the verdict has no document to anchor it in")
+        if verdict.start is not None and verdict.end is not None:
+            start, end = verdict.start, verdict.end
+        elif verdict.near_miss is not None:
+            start, end = verdict.near_miss.start, verdict.near_miss.end
+        else:
+            raise QuoteInputError(f"quote {quote_id!r}: no passage was found to anchor a faithful quote on")
+        anchor = Anchor(page=document.page_at(start), start=start, end=end, text=document.text[start:end])
+    cited = verdict.cited_chunk
+    return Quote(id=quote_id, text=verdict.quote, label=label, tags=tuple(tags), cited_chunk=cited, anchor=anchor,
+                 note=note)
