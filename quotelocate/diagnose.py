@@ -7,9 +7,10 @@ cause. Exact probes run first (a case-folded, digit-masked, marker-stripped or
 punctuation-stripped copy of the document that contains the quote names the cause with
 certainty); the fuzzy alignment decides the rest.
 
-Causes: ``partial-word``, ``unverifiable-page``, ``invisible-text``, ``confusable-character``, ``case-differs``, ``number-changed``,
-``marker-missing``, ``punctuation-differs``, ``spliced``, ``word-missing``,
-``word-added``, ``word-changed``, ``not-in-document``.
+Causes: ``partial-word``, ``marker-glued``, ``accent-split``, ``cross-flow``,
+``unverifiable-page``, ``invisible-text``, ``confusable-character``, ``case-differs``,
+``number-changed``, ``marker-missing``, ``punctuation-differs``, ``spliced``,
+``word-missing``, ``word-added``, ``word-changed``, ``not-in-document``.
 """
 
 from __future__ import annotations
@@ -22,13 +23,17 @@ from typing import TYPE_CHECKING
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from .locate import _K, DiffOp, NearMiss, _skeleton
+from .locate import _K, DiffOp, NearMiss, _skeleton, margin_stamp_spans
+from .normalize import Context, _apply_text, compose_accents, normalize
 
 if TYPE_CHECKING:
     from .locate import Locator
 
 CAUSES = (
     "partial-word",
+    "marker-glued",
+    "accent-split",
+    "cross-flow",
     "unverifiable-page",
     "invisible-text",
     "confusable-character",
@@ -53,6 +58,12 @@ MIN_SHARED_WORDS = 0.7
 _DIGIT = re.compile(r"\d")
 _MARKER = re.compile(r" ?\[\^?\d+(?:\s*[,\u2013-]\s*\d+)*\]")
 _WORDS = re.compile(r"\w+|[^\w\s]")
+_GLUED_ITEM = r"(?:\d{1,3}|[*\u2217\u2020\u2021\u00a7\u00b6\u00b9\u00b2\u00b3\u2070\u2074-\u2079])"
+_GLUED_LIST = rf"{_GLUED_ITEM}+(?:[,\u2013\u2014-]{_GLUED_ITEM}+)*"
+_GLUED = re.compile(rf"{_GLUED_LIST}(?=[\s,.;:)\]]|$)")
+"""A footnote or citation marker as text: digits, superscripts, symbols, lists and ranges."""
+_UNGLUE = re.compile(rf"(?:(?<=[^\W\d_]{{2}})|(?<=[,.;:])){_GLUED_LIST}(?=[\s,.;:)\]]|$)")
+"""A marker glued to a word of two or more letters, or to punctuation ("models3", "text,2")."""
 # Letters of other scripts that look like Latin ones (a small, common subset of
 # Unicode's confusables list).
 _CONFUSABLES = str.maketrans(
@@ -83,6 +94,9 @@ class Diagnoser:
         self._masked: str | None = None
         self._unmarked: str | None = None
         self._unpunct: str | None = None
+        self._unglued: str | None = None
+        self._accented: str | None = None
+        self._flat: str | None = None
 
     # probes ---------------------------------------------------------------------------
     @property
@@ -109,6 +123,70 @@ class Diagnoser:
             self._unpunct = _strip_punct(self.text)
         return self._unpunct
 
+    @property
+    def unglued(self) -> str:
+        """The text without markers glued to words ("models3" -> "models")."""
+        if self._unglued is None:
+            self._unglued = _UNGLUE.sub("", self.text)
+        return self._unglued
+
+    @property
+    def accented(self) -> str:
+        """The text with spacing accents composed ("Franc\u00b8ois" -> "François")."""
+        if self._accented is None:
+            self._accented = _apply_text(self.text, compose_accents(self.text))
+        return self._accented
+
+    @property
+    def flat(self) -> str:
+        """The text normalized under the same rules but read as extracted, without the
+        layout reading order: what runs from one flow into another is contiguous here."""
+        if self._flat is None:
+            loc = self.locator
+            doc, rules = loc.document, loc.rules
+            if not rules.layout or doc.kind != "pdf":
+                self._flat = ""
+            else:
+                ctx = Context(
+                    page_starts=doc.page_starts,
+                    furniture_spans=margin_stamp_spans(doc) if rules.furniture else (),
+                    marker_spans=doc.markers if rules.markers else (),
+                )
+                self._flat = normalize(doc.text, rules.replace(layout=False), context=ctx).text
+        return self._flat
+
+    def _glued_marker(self, at: int, end: int) -> str | None:
+        """What a match found at ``[at, end)`` of the text is glued to, when that is a
+        footnote or citation marker ("models|3", "text,|2")."""
+        text = self.text
+        if end < len(text) and end > 0 and (text[end - 1].isalpha() or text[end - 1] in ",.;:"):
+            m = _GLUED.match(text, end)
+            if m:
+                word = text[max(text.rfind(" ", 0, end) + 1, 0) : end]
+                return self._marker_detail(m.group(), word)
+        return None
+
+    def _marker_detail(self, marker: str, word: str) -> str:
+        how = (
+            "it is not set smaller and raised in the document, so it reads as part of the word"
+            if self.locator.rules.markers
+            else "the markers rule reads raised markers apart from the word"
+        )
+        return f"the document has the marker '{marker}' glued to '{word}' ({how})"
+
+    def _unglued_detail(self, idx: int, n: int) -> str:
+        """Name the glued marker inside a quote found at ``idx`` of :attr:`unglued`."""
+        text, removed = self.text, 0
+        for m in _UNGLUE.finditer(text):
+            at = m.start() - removed
+            if at > idx + n:
+                break
+            if at >= idx:
+                word = text[text.rfind(" ", 0, m.start()) + 1 : m.start()]
+                return self._marker_detail(m.group(), word)
+            removed += len(m.group())
+        return self._marker_detail("?", "a word")
+
     def _probe_cause(self, q: str) -> tuple[str, str] | None:
         at = self.text.find(q)
         if at >= 0:
@@ -119,7 +197,25 @@ class Diagnoser:
             end = self.locator.norm.ends[at + len(q) - 1]
             if any(s < end and start < e for s, e in self.locator.document.hidden):
                 return "invisible-text", f"the text on page {page} is invisible (hidden, white or tiny)"
+            glued = self._glued_marker(at, at + len(q))
+            if glued:
+                return "marker-glued", glued
             return "partial-word", "the text occurs only as part of a longer word, ligature or character"
+        if _UNGLUE.search(self.text):
+            idx = self.unglued.find(q)
+            if idx >= 0:
+                return "marker-glued", self._unglued_detail(idx, len(q))
+        if not self.locator.rules.accents and q in self.accented and q not in self.text:
+            return "accent-split", (
+                "the document spells an accented letter as the letter and a spacing accent "
+                "('c\u00b8' for 'ç', 'a\u00a8' for 'ä'); the accents rule composes them"
+            )
+        flat = self.flat
+        if flat and q in flat:
+            return "cross-flow", (
+                "the text runs from one flow of the page into another (body text into a footnote, "
+                "caption, table or another column): contiguous as extracted, not in reading order"
+            )
         if q.translate(_CONFUSABLES) != q and q.translate(_CONFUSABLES) in self.text:
             odd = sorted({c for c in q if c.translate(_CONFUSABLES) != c})
             names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in odd)

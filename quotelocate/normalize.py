@@ -275,6 +275,10 @@ PRESETS: dict[str, Rules] = {
         hyphenation="both",
         furniture=True,
         layout=True,
+        accents=True,
+        markers=True,
+        suspended_hyphens=True,
+        math_spacing=True,
     ),
 }
 """Named rule sets. ``recommended`` is the setting the bundled evaluation supports
@@ -714,6 +718,16 @@ _SUSPENDED_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010])([ \t\r]*\n\s*)(?:(?:a
 _LATER_COMPOUND = re.compile(rf",?(?:\s+[^\s,.;:]+,?){{0,2}}?\s+[^\s,.;:]*{_LETTER}[-\u2010](?:{_LETTER}|[\s,])")
 
 
+def suspended_breaks(text: str) -> list[tuple[int, int]]:
+    """``(hyphen, break end)`` of every line-end hyphen in ``text`` read as a suspended
+    hyphen: the next line starts with "and", "or", "to", "nor" or "," and a hyphenated
+    word follows within three words ("pre-\\nand post-training", "first-\\n, second-").
+    The evidence must lie in ``text``: a quote that stops before it reads the break as
+    an ordinary line-end hyphen."""
+    return [(m.start(), m.end(2)) for m in _SUSPENDED_BREAK.finditer(text)
+            if _LATER_COMPOUND.match(text, m.end(), m.end() + 80)]
+
+
 def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if "\n" not in text:
         return []
@@ -723,12 +737,10 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if rules.suspended_hyphens:
         # A suspended hyphen ("pre-\nand post-training"): the hyphen stays, the break
         # becomes one space (nothing before a comma). "cost-\nto-benefit" is not one.
-        for m in _SUSPENDED_BREAK.finditer(text):
-            if _LATER_COMPOUND.match(text, m.end(), m.end() + 80):
-                brk = m.end(2)
-                suspended.add(m.start())
-                edits.append((m.start(), m.start() + 1, m.group(1), SUSPENDED))
-                edits.append((m.start() + 1, brk, "" if text[brk : brk + 1] == "," else " ", SUSPENDED))
+        for at, brk in suspended_breaks(text):
+            suspended.add(at)
+            edits.append((at, at + 1, text[at], SUSPENDED))
+            edits.append((at + 1, brk, "" if text[brk : brk + 1] == "," else " ", SUSPENDED))
     for m in _HYPHEN_BREAK.finditer(text):
         if m.start() in suspended:
             continue
