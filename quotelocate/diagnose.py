@@ -123,18 +123,23 @@ class Diagnoser:
             self._unpunct = _strip_punct(self.text)
         return self._unpunct
 
+    def _key(self, text: str) -> str:
+        """``text`` as the locator searches it: without optional hyphens when
+        ``hyphenation="both"`` (the probes below compare such keys)."""
+        return _skeleton(text) if self.locator._skel_map is not None else text
+
     @property
     def unglued(self) -> str:
-        """The text without markers glued to words ("models3" -> "models")."""
+        """The search key of the text without markers glued to words ("models3" -> "models")."""
         if self._unglued is None:
-            self._unglued = _UNGLUE.sub("", self.text)
+            self._unglued = self._key(_UNGLUE.sub("", self.text))
         return self._unglued
 
     @property
     def accented(self) -> str:
-        """The text with spacing accents composed ("Franc\u00b8ois" -> "François")."""
+        """The search key of the text with spacing accents composed ("Franc\u00b8ois" -> "François")."""
         if self._accented is None:
-            self._accented = _apply_text(self.text, compose_accents(self.text))
+            self._accented = self._key(_apply_text(self.text, compose_accents(self.text)))
         return self._accented
 
     @property
@@ -152,13 +157,12 @@ class Diagnoser:
                     furniture_spans=margin_stamp_spans(doc) if rules.furniture else (),
                     marker_spans=doc.markers if rules.markers else (),
                 )
-                self._flat = normalize(doc.text, rules.replace(layout=False), context=ctx).text
+                self._flat = self._key(normalize(doc.text, rules.replace(layout=False), context=ctx).text)
         return self._flat
 
-    def _glued_marker(self, at: int, end: int) -> str | None:
-        """What a match found at ``[at, end)`` of the text is glued to, when that is a
+    def _glued_marker(self, text: str, end: int) -> str | None:
+        """What a match ending at ``end`` of ``text`` is glued to, when that is a
         footnote or citation marker ("models|3", "text,|2")."""
-        text = self.text
         if end < len(text) and end > 0 and (text[end - 1].isalpha() or text[end - 1] in ",.;:"):
             m = _GLUED.match(text, end)
             if m:
@@ -174,9 +178,9 @@ class Diagnoser:
         )
         return f"the document has the marker '{marker}' glued to '{word}' ({how})"
 
-    def _unglued_detail(self, idx: int, n: int) -> str:
+    def _unglued_detail(self, unglued: str, idx: int, n: int) -> str:
         """Name the glued marker inside a quote found at ``idx`` of :attr:`unglued`."""
-        text, removed = self.text, 0
+        text, removed = self._key(self.text), 0
         for m in _UNGLUE.finditer(text):
             at = m.start() - removed
             if at > idx + n:
@@ -197,21 +201,28 @@ class Diagnoser:
             end = self.locator.norm.ends[at + len(q) - 1]
             if any(s < end and start < e for s, e in self.locator.document.hidden):
                 return "invisible-text", f"the text on page {page} is invisible (hidden, white or tiny)"
-            glued = self._glued_marker(at, at + len(q))
+            glued = self._glued_marker(self.text, at + len(q))
             if glued:
                 return "marker-glued", glued
             return "partial-word", "the text occurs only as part of a longer word, ligature or character"
+        key = self._key(q)
+        skel = self.locator._skel
+        at = skel.find(key)
+        if at >= 0:
+            glued = self._glued_marker(skel, at + len(key))
+            if glued:
+                return "marker-glued", glued
         if _UNGLUE.search(self.text):
-            idx = self.unglued.find(q)
+            idx = self.unglued.find(key)
             if idx >= 0:
-                return "marker-glued", self._unglued_detail(idx, len(q))
-        if not self.locator.rules.accents and q in self.accented and q not in self.text:
+                return "marker-glued", self._unglued_detail(self.unglued, idx, len(key))
+        if not self.locator.rules.accents and key in self.accented:
             return "accent-split", (
                 "the document spells an accented letter as the letter and a spacing accent "
                 "('c\u00b8' for 'ç', 'a\u00a8' for 'ä'); the accents rule composes them"
             )
         flat = self.flat
-        if flat and q in flat:
+        if flat and key in flat:
             return "cross-flow", (
                 "the text runs from one flow of the page into another (body text into a footnote, "
                 "caption, table or another column): contiguous as extracted, not in reading order"

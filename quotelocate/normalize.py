@@ -660,11 +660,12 @@ def rule_accents(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     return compose_accents(text)
 
 
-_MATH_SPACE = re.compile(f"(?<=[^\\W_]) (?=[{MATH_SYMBOLS}])|(?<=[{MATH_SYMBOLS}]) (?=[^\\W_])")
+_MATH_SPACE = re.compile(f"(?<=[\\w{MATH_SYMBOLS}]) (?=[{MATH_SYMBOLS}])|(?<=[{MATH_SYMBOLS}]) (?=[\\w])")
 
 
 def rule_math_spacing(text: str, rules: Rules, ctx: Context) -> list[Edit]:
-    """Remove one space between a math symbol and a letter or digit (either order)."""
+    """Remove one space between a math symbol and a letter, a digit or another math
+    symbol (either order); a space between two letters or two digits stays."""
     return [(m.start(), m.end(), "", MATH_SPACE) for m in _MATH_SPACE.finditer(text)]
 
 
