@@ -534,6 +534,19 @@ def _has_math_symbol(text: str) -> bool:
     return any(ch in "+<=>|~" or (ord(ch) > 0x7F and unicodedata.category(ch) == "Sm") for ch in text)
 
 
+def _word_size(spans: Sequence[dict], i: int) -> float:
+    """The largest font size of the word that span ``i`` is glued to: the spans before
+    it back to a space (small capitals set the rest of a word smaller: "S", "CI", "D")."""
+    best = 0.0
+    for j in range(i - 1, -1, -1):
+        text = spans[j].get("text", "")
+        if text.strip():
+            best = max(best, float(spans[j].get("size", 0.0)))
+        if not text or text[-1].isspace() or " " in text.strip():
+            break
+    return best
+
+
 def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int]]:
     """``[start, end)`` within ``line_text`` of the footnote and citation markers among
     a line's pymupdf spans.
@@ -559,7 +572,7 @@ def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int
             continue
         ref = prev
         prev = span  # until it turns out to be a marker: a marker is measured against the word
-        size, ref_size = float(span.get("size", 0.0)), float(ref.get("size", 0.0))
+        size, ref_size = float(span.get("size", 0.0)), _word_size(spans, i)
         if not (0 < size <= MARKER_SIZE_RATIO * ref_size):
             continue
         try:

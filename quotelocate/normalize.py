@@ -30,8 +30,8 @@ Rules, in the order they run:
                 break followed by "and"/"or"/"to"/"," and a later hyphenated word
                 (``pre-\nand post-training``) keeps its hyphen and becomes a space.
 ``whitespace``  any run of whitespace becomes one space (the quote is also stripped).
-``math_spacing`` a space between a math symbol (Unicode category Sm) and a letter or
-                digit is removed, on both sides (``x \u2192\u221eas`` and ``x \u2192\u221e as``
+``math_spacing`` a space between a math symbol (Unicode category Sm) and a letter, a
+                digit or another math symbol is removed, on both sides (``x \u2192\u221eas`` and ``x \u2192\u221e as``
                 both read ``x\u2192\u221eas``).
 
 Case, digits, words, other punctuation and citation markers are never touched.
@@ -158,8 +158,10 @@ class Rules:
         and, within three words, another hyphenated word is a suspended hyphen
         (``pre-\nand post-training`` reads ``pre- and post-training``, never ``preand``).
     math_spacing: bool = False
-        A space between a math symbol (Unicode category Sm) and a letter or digit is
-        ignored on both sides; never a space between two letters or two digits.
+        A space between a math symbol (Unicode category Sm) and a letter, a digit or
+        another math symbol is ignored on both sides; never a space between two letters
+        or two digits. Fonts play no part: a quote has none, and both sides must be
+        normalized alike.
     """
 
     quotes: bool = False
@@ -660,13 +662,35 @@ def rule_accents(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     return compose_accents(text)
 
 
-_MATH_SPACE = re.compile(f"(?<=[\\w{MATH_SYMBOLS}]) (?=[{MATH_SYMBOLS}])|(?<=[{MATH_SYMBOLS}]) (?=[\\w])")
+_MATH_CANDIDATE = re.compile("[+<=>|~\x80-\U0010ffff]")
+"""Where a math symbol (Unicode category Sm) can be: an ASCII operator or any non-ASCII
+character (a cheap scan before the category check)."""
+
+
+def _is_math(ch: str) -> bool:
+    return ch in "+<=>|~" or (ch > "\x7f" and unicodedata.category(ch) == "Sm")
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
 
 
 def rule_math_spacing(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     """Remove one space between a math symbol and a letter, a digit or another math
     symbol (either order); a space between two letters or two digits stays."""
-    return [(m.start(), m.end(), "", MATH_SPACE) for m in _MATH_SPACE.finditer(text)]
+    if " " not in text:
+        return []
+    n = len(text)
+    spaces: set[int] = set()
+    for m in _MATH_CANDIDATE.finditer(text):
+        i = m.start()
+        if not _is_math(text[i]):
+            continue
+        if i >= 2 and text[i - 1] == " " and (_is_word(text[i - 2]) or _is_math(text[i - 2])):
+            spaces.add(i - 1)
+        if i + 2 < n and text[i + 1] == " " and _is_word(text[i + 2]):
+            spaces.add(i + 1)
+    return [(i, i + 1, "", MATH_SPACE) for i in sorted(spaces)]
 
 
 def rule_furniture(text: str, rules: Rules, ctx: Context) -> list[Edit]:
@@ -835,9 +859,20 @@ def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
         # is unprintable): NFKC is the identity on ASCII, and curly quotes, ligatures
         # and invisible characters are not ASCII. Only math spacing and the grave
         # accent look at a few ASCII characters.
-        if not (rules.math_spacing and ("=" in quote or "+" in quote or "<" in quote or ">" in quote
-                                        or "|" in quote or "~" in quote)) and not (rules.accents and "`" in quote):
+        math = rules.math_spacing and ("=" in quote or "+" in quote or "<" in quote or ">" in quote
+                                       or "|" in quote or "~" in quote)
+        grave = rules.accents and "`" in quote
+        if not (math or grave):
             return quote, 0
+        # only these two rules change clean ASCII: run just them, in their order
+        text, used = quote, 0
+        for needed, fn in ((grave, rule_accents), (math, rule_math_spacing)):
+            if needed:
+                edits = fn(text, rules, _QUOTE_CTX)
+                if edits:
+                    text = _apply_text(text, edits)
+                    used |= edits[0][3]
+        return text, used
     text = quote
     used = 0
     for fn in _quote_rules(rules):
