@@ -62,8 +62,9 @@ _GLUED_ITEM = r"(?:\d{1,3}|[*\u2217\u2020\u2021\u00a7\u00b6\u00b9\u00b2\u00b3\u2
 _GLUED_LIST = rf"{_GLUED_ITEM}+(?:[,\u2013\u2014-]{_GLUED_ITEM}+)*"
 _GLUED = re.compile(rf"{_GLUED_LIST}(?=[\s,.;:)\]]|$)")
 """A footnote or citation marker as text: digits, superscripts, symbols, lists and ranges."""
-_UNGLUE = re.compile(rf"(?:(?<=[^\W\d_]{{2}})|(?<=[,.;:])){_GLUED_LIST}(?=[\s,.;:)\]]|$)")
-"""A marker glued to a word of two or more letters, or to punctuation ("models3", "text,2")."""
+_UNGLUE = re.compile(rf"(?:(?<=[^\W\d_]{{2}})|(?<=[^\W\d_][,.;:])){_GLUED_LIST}(?=[\s,.;:)\]]|$)")
+"""A marker glued to a word of two or more letters, or to punctuation after a letter
+("models3", "text,2"; not the decimals of "0.5")."""
 # Letters of other scripts that look like Latin ones (a small, common subset of
 # Unicode's confusables list).
 _CONFUSABLES = str.maketrans(
@@ -208,20 +209,18 @@ class Diagnoser:
         key = self._key(q)
         skel = self.locator._skel
         at = skel.find(key)
-        if at >= 0:
+        if at >= 0:  # found up to hyphens: a marker at its end, or a hyphen that differs
             glued = self._glued_marker(skel, at + len(key))
             if glued:
                 return "marker-glued", glued
-        if _UNGLUE.search(self.text):
-            idx = self.unglued.find(key)
-            if idx >= 0:
-                return "marker-glued", self._unglued_detail(self.unglued, idx, len(key))
-        if not self.locator.rules.accents and key in self.accented:
+        elif _UNGLUE.search(self.text) and (idx := self.unglued.find(key)) >= 0:
+            return "marker-glued", self._unglued_detail(self.unglued, idx, len(key))
+        elif not self.locator.rules.accents and key in self.accented:
             return "accent-split", (
                 "the document spells an accented letter as the letter and a spacing accent "
                 "('c\u00b8' for 'ç', 'a\u00a8' for 'ä'); the accents rule composes them"
             )
-        flat = self.flat
+        flat = self.flat if at < 0 else ""
         if flat and key in flat:
             return "cross-flow", (
                 "the text runs from one flow of the page into another (body text into a footnote, "
