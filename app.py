@@ -4,8 +4,8 @@ Run with ``make run`` (``streamlit run app.py``). Opens on the embedded ``synthe
 quote set; nothing is downloaded unless you ask for it.
 
 The script is thin: sidebar widgets -> a :class:`~quotelocate.normalize.Rules` config
--> cached library calls (:mod:`quotelocate.dataset`, :mod:`quotelocate.evaluate`,
-:mod:`quotelocate.runstore`) -> one ``render_*`` function per view, each taking data
+-> cached library calls (:mod:`quotelocate.data.quoteset`, :mod:`quotelocate.evaluation`,
+:mod:`quotelocate.evaluation.runstore`) -> one ``render_*`` function per view, each taking data
 that is already computed. Every widget that defines the view is bound to the URL
 (``bind="query-params"``), so a copied URL reopens the same set, rules and view.
 Document and quote text is only ever shown with ``st.text``, ``st.code`` or
@@ -23,15 +23,17 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from quotelocate import report, workbench
+from quotelocate.evaluation import report
+from quotelocate.evaluation.formatting import format_rate
+from quotelocate.interface import workbench
 from quotelocate.chunks import Chunking
-from quotelocate.dataset import BUNDLED_SETS, Quote, QuoteSet, fetch, load_quote_set
+from quotelocate.data.quoteset import BUNDLED_SETS, Quote, QuoteSet, fetch, load_quote_set
 from quotelocate.document import render_page_png
 from quotelocate.errors import PaperNotFoundError, QuotelocateError
-from quotelocate.evaluate import Evaluation, SavingsAssumptions, cause_table, evaluate, grid_configs
+from quotelocate.evaluation import Evaluation, SavingsAssumptions, cause_table, evaluate, grid_configs
 from quotelocate.locate import Locator, Verdict
 from quotelocate.normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
-from quotelocate.runstore import RunStore
+from quotelocate.evaluation.runstore import RunStore
 
 VIEWS = ("Evaluate", "Compare", "Inspect", "Savings", "Share", "Runs")
 UPLOAD = "upload"
@@ -296,17 +298,17 @@ def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules, caus
     st.subheader("Evaluate")
     st.text(f"Rules: {rules.describe()}")
     c = st.columns(3)
-    c[0].metric("False-reject rate", report.format_rate(metrics["false_reject"]),
+    c[0].metric("False-reject rate", format_rate(metrics["false_reject"]),
                 help="Faithful quotes rejected (lower is better).")
-    c[0].caption(f"95% interval {report.format_rate(metrics['fr_low'])} – {report.format_rate(metrics['fr_high'])}"
+    c[0].caption(f"95% interval {format_rate(metrics['fr_low'])} – {format_rate(metrics['fr_high'])}"
                  f" · n = {metrics['n_faithful']}")
-    c[1].metric("False-accept rate", report.format_rate(metrics["false_accept"]),
+    c[1].metric("False-accept rate", format_rate(metrics["false_accept"]),
                 help="Fabricated quotes accepted (must stay at zero).")
-    c[1].caption(f"95% interval {report.format_rate(metrics['fa_low'])} – {report.format_rate(metrics['fa_high'])}"
+    c[1].caption(f"95% interval {format_rate(metrics['fa_low'])} – {format_rate(metrics['fa_high'])}"
                  f" · n = {metrics['n_fabricated']}")
-    c[2].metric("Anchor accuracy", report.format_rate(metrics["anchor_accuracy"]),
+    c[2].metric("Anchor accuracy", format_rate(metrics["anchor_accuracy"]),
                 help="Accepted faithful quotes placed on their labelled span.")
-    c[2].caption(f"95% interval {report.format_rate(metrics['aa_low'])} – {report.format_rate(metrics['aa_high'])}")
+    c[2].caption(f"95% interval {format_rate(metrics['aa_low'])} – {format_rate(metrics['aa_high'])}")
     c = st.columns(5)
     c[0].metric("Throughput", f"{metrics['throughput_qps']:,.0f} q/s")
     c[1].metric("Latency p50", f"{metrics['p50_ms']:.2f} ms")
@@ -315,7 +317,7 @@ def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules, caus
     c[4].metric("Index build", f"{metrics['build_ms']:.0f} ms")
     st.caption(report.HOW_MEASURED)
     st.markdown("**Error rate per tag** (faithful: rejected; fabricated: accepted)")
-    table = by_tag.assign(rate=[report.format_rate(r, lo, hi) for r, lo, hi in zip(by_tag["rate"], by_tag["low"], by_tag["high"])])
+    table = by_tag.assign(rate=[format_rate(r, lo, hi) for r, lo, hi in zip(by_tag["rate"], by_tag["low"], by_tag["high"])])
     st.dataframe(table[["label", "tag", "n", "rate"]], hide_index=True, width="stretch")
     st.markdown("**How rejections were explained** (suspected cause per class; fuzzy similarity explains, never accepts)")
     st.dataframe(causes, hide_index=True, width="stretch")
@@ -386,10 +388,10 @@ def render_quote_detail(quote: Quote, verdict: Verdict, locator: Locator, images
 
 def render_savings(savings: pd.DataFrame, name: str) -> None:
     row = savings.loc[savings["config"] == name].iloc[0]
-    st.metric("Measured saving", report.format_rate(row["saving"]),
+    st.metric("Measured saving", format_rate(row["saving"]),
               help="1 − cost(config) / cost(baseline), expected review seconds per quote.")
-    st.caption(f"interval {report.format_rate(row['saving_low'])} – {report.format_rate(row['saving_high'])}"
-               f" · claimed target {report.format_rate(row['target'])}"
+    st.caption(f"interval {format_rate(row['saving_low'])} – {format_rate(row['saving_high'])}"
+               f" · claimed target {format_rate(row['target'])}"
                f" · {row['cost_s_per_quote']:.1f} s vs {row['baseline_cost_s']:.1f} s per quote")
     sentence = report.savings_sentences(savings.loc[savings["config"] == name])[0]
     (st.success if bool(row["holds"]) else st.error)(sentence)

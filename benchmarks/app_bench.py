@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     os.chdir(REPO)
     from streamlit.testing.v1 import AppTest
 
-    from quotelocate.dataset import load_quote_set
+    from quotelocate.data.quoteset import load_quote_set
     from quotelocate.errors import QuotelocateError
 
     try:

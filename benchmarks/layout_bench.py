@@ -11,7 +11,7 @@ Reports, as medians over --repeats runs:
 * the ratio (Document.open + Locator build with layout) / plain extraction, for each
   way of opening.
 
-Target (issue "Layout-aware reading order"): ratio < 2.
+Target: ratio < 2, so reading order costs less than extracting the text a second time.
 
     python benchmarks/layout_bench.py [--paper PATH] [--repeats R] [--json]
 """
@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from quotelocate import Document, Locator, preset  # noqa: E402
 from quotelocate.document import plain_text  # noqa: E402
 from quotelocate.layout import reading_order  # noqa: E402
-from quotelocate.paths import find_paper  # noqa: E402
+from quotelocate.prepare import forget  # noqa: E402
+from quotelocate.data.papers import find_paper  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import timed  # noqa: E402
@@ -47,7 +48,7 @@ def run(paper: Path, repeats: int) -> dict:
     load_inproc = timed(lambda: Document.open(paper, isolate=False), repeats)
     def cold(fn):  # the reading order is cached per document: time the first build
         def run():
-            doc.__dict__.pop("_reading_order", None)
+            forget(doc)
             return fn()
 
         return run

@@ -1,7 +1,5 @@
 """``python -m quotelocate``: the command line."""
 
-import sys
+from .interface.cli import run
 
-from .cli import main
-
-sys.exit(main())
+run()

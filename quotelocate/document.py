@@ -48,13 +48,13 @@ from typing import Iterable, Sequence
 import pymupdf
 
 from .errors import (
-    ConfigError,
     DocumentError,
     EmptyDocumentError,
     EncryptedDocumentError,
     ExtractionLimitError,
     QuotelocateError,
 )
+from .limits import DEFAULT_LIMITS, Limits
 
 PAGE_SEPARATOR = "\f"
 """Joins page texts in :attr:`Document.text`; whitespace to every rule that folds it."""
@@ -66,39 +66,11 @@ mapping comes out as U+FFFD, never as its raw character code (``TEXT_CID_FOR_UNK
 is off: with it, the summation sign of 1706.03762 reads "P"), so a page of unmapped
 glyphs is found unverifiable. Recorded in :attr:`Document.extractor`."""
 
-MAX_PAGES = 5000
-MAX_FILE_BYTES = 512 * 1024 * 1024
 NO_TEXT_FRACTION = 0.5  # share of U+FFFD at which a page counts as having no usable text
 MIN_VISIBLE_SIZE = 1.0  # text smaller than this (in points) counts as invisible
 _WHITE = 0xF0  # a colour whose red, green and blue are all at least this is "white"
 
 
-@dataclass(frozen=True)
-class Limits:
-    """What extracting one PDF may use before it is refused.
-
-    * ``seconds`` (60): wall-clock time for opening and extracting, in the worker;
-    * ``memory_mb`` (2048): memory the worker may allocate beyond what it holds at
-      start (its address-space limit, ``RLIMIT_AS``);
-    * ``max_pages`` (:data:`MAX_PAGES`): page count;
-    * ``max_file_bytes`` (:data:`MAX_FILE_BYTES`): file size.
-
-    Time and memory are only enforced when extraction is isolated (the default).
-    """
-
-    seconds: float = 60.0
-    memory_mb: int = 2048
-    max_pages: int = MAX_PAGES
-    max_file_bytes: int = MAX_FILE_BYTES
-
-    def __post_init__(self) -> None:
-        for name in ("seconds", "memory_mb", "max_pages", "max_file_bytes"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:  # NaN too
-                raise ConfigError(f"limits.{name}: expected a number greater than 0, got {value!r}")
-
-
-DEFAULT_LIMITS = Limits()
 
 
 @dataclass(frozen=True)

@@ -690,20 +690,9 @@ def reading_order(document: Document) -> Normalized:
     float as its own flow. Flows are separated by ``"\\n\\x00\\n"``; furniture is left
     out. Documents without line geometry (plain text, Markdown) come back unchanged.
 
-    The order depends only on the document, so it is computed once per document; each
-    call returns a fresh copy that the caller may normalize further.
+    Each call computes it anew; :func:`quotelocate.prepare.prepare` keeps one per document.
     """
-    cached = document.__dict__.get("_reading_order")
-    if cached is None:
-        cached = _reading_order(document)
-        object.__setattr__(document, "_reading_order", cached)
-    return Normalized(
-        text=cached.text,
-        starts=list(cached.starts),
-        ends=list(cached.ends),
-        flags=array("H", cached.flags),
-        gaps=array("H", cached.gaps),
-    )
+    return _reading_order(document)
 
 
 def _reading_order(document: Document) -> Normalized:

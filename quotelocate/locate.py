@@ -25,11 +25,13 @@ import re
 import time
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Literal, NamedTuple, Sequence, get_args
 
 from .chunks import Chunk, Chunking, group_of, group_span, make_chunks
+from .diagnose import DIAGNOSE_CHARS, Cause, Diagnoser, NearMiss
 from .document import Box, Document
 from .errors import ConfigError
+from .kgrams import K, kgram_index, skeleton, skeleton_with_map
 from .normalize import (
     BARRIER,
     ELLIPSIS,
@@ -39,86 +41,27 @@ from .normalize import (
     MARKER_KEPT,
     MARKER_OMITTED,
     OPTIONAL,
-    Context,
-    Normalized,
     Rules,
     _positions_with,
     cluster_boundary,
     flag_names,
     is_word_char,
-    normalize,
     normalize_quote,
     preset,
     word_count,
 )
+from .prepare import prepare
 
-STATUSES = ("exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid")
+Status = Literal["exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid"]
+"""What became of a quote; the first three are acceptances."""
+STATUSES: tuple[Status, ...] = get_args(Status)
+VerdictCause = Cause | Literal["outside-material", "nul-character", "too-short", "too-long", "empty"]
+"""The cause a rejected verdict carries: a diagnosis, or why the quote was not looked at."""
 ACCEPTED_STATUSES = frozenset({"exact", "normalized", "group-fallback"})
 SCOPES = ("chunk", "group", "document")
-_K = 8  # k-gram length of the index
 _HYPHENS = ("-", "\u2010")
 _ELLIPSIS_RE = re.compile(r"\s*(?:\[\s*(?:\.\s?\.\s?\.|\u2026)\s*\]|\.\s?\.\s?\.|\u2026)\s*")
 """An ellipsis in a quote: ``...``, ``. . .``, ``…`` or any of them in brackets."""
-
-
-@dataclass(frozen=True)
-class DiffOp:
-    """One step of a character diff: ``op`` is equal/replace/delete/insert; ``passage``
-    is the document side, ``quote`` the quote side."""
-
-    op: str
-    passage: str
-    quote: str
-
-
-@dataclass(frozen=True)
-class NearMiss:
-    """The closest passage to a rejected quote and what differs."""
-
-    passage: str
-    start: int
-    end: int
-    page: int
-    similarity: float
-    cause: str
-    detail: str
-    quote: str = ""  # the normalized quote the passage is compared with
-
-    @property
-    def diff(self) -> tuple[DiffOp, ...]:
-        """Character diff, document side against quote side (computed on first use)."""
-        cached = self.__dict__.get("_diff")
-        if cached is None:
-            from .diagnose import char_diff
-
-            cached = char_diff(self.passage, self.quote)
-            object.__setattr__(self, "_diff", cached)
-        return cached
-
-    def diff_text(self) -> str:
-        """The diff as text: ``[-passage-]{+quote+}`` around each change."""
-        out = []
-        for d in self.diff:
-            if d.op == "equal":
-                out.append(d.quote)
-            else:
-                if d.passage:
-                    out.append(f"[-{d.passage}-]")
-                if d.quote:
-                    out.append(f"{{+{d.quote}+}}")
-        return "".join(out)
-
-    def to_dict(self) -> dict:
-        return {
-            "passage": self.passage,
-            "start": self.start,
-            "end": self.end,
-            "page": self.page,
-            "similarity": round(self.similarity, 2),
-            "cause": self.cause,
-            "detail": self.detail,
-            "diff": self.diff_text(),
-        }
 
 
 @dataclass(frozen=True)
@@ -133,7 +76,7 @@ class Verdict:
 
     quote: str
     accepted: bool
-    status: str
+    status: Status
     start: int | None = None
     end: int | None = None
     pages: tuple[int, ...] = ()
@@ -144,7 +87,7 @@ class Verdict:
     scope: str = "document"
     cited_chunk: int | None = None
     chunks: tuple[int, ...] = ()
-    cause: str | None = None
+    cause: VerdictCause | None = None
     near_miss: NearMiss | None = None
     reason: str = ""
     fingerprint: str = ""
@@ -165,7 +108,7 @@ class Verdict:
         return cached
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form; enough for :func:`quotelocate.audit.audit` to re-check."""
+        """JSON-ready form; enough for :func:`quotelocate.evaluation.audit.audit_records` to re-check."""
         return {
             "accepted": self.accepted,
             "status": self.status,
@@ -224,15 +167,15 @@ class Locator:
         self.chunking = chunking or Chunking()
         self.chunks: tuple[Chunk, ...] = tuple(chunks) if chunks is not None else make_chunks(document.text, self.chunking)
         self._group_size = self.chunking.group_size
-        self.norm = self._normalize_document()
+        self.norm = prepare(document, rules)
         self._text = self.norm.text
         self._both = rules.hyphenation == "both"
         if self._both:
-            self._skel, skel_map = _skeleton_with_map(self._text)
+            self._skel, skel_map = skeleton_with_map(self._text)
             self._skel_map: list[int] | None = skel_map
         else:
             self._skel, self._skel_map = self._text, None
-        self._index = _kgram_index(self._skel)
+        self._index = kgram_index(self._skel)
         _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
         self._jumps = self.norm.jumps
         self._markers = self._marker_gaps() if rules.markers else {}
@@ -247,23 +190,6 @@ class Locator:
         self.build_seconds = time.perf_counter() - t0
 
     # -- index -------------------------------------------------------------------------
-    def _normalize_document(self) -> Normalized:
-        doc, rules = self.document, self.rules
-        base = None
-        furniture_spans: tuple[tuple[int, int], ...] = ()
-        if rules.layout and doc.kind == "pdf":
-            from .layout import reading_order  # geometry only matters with layout on
-
-            base = reading_order(doc)
-        elif rules.furniture and doc.kind == "pdf":
-            furniture_spans = margin_stamp_spans(doc)
-        ctx = Context(
-            page_starts=() if base is not None else doc.page_starts,
-            furniture_spans=furniture_spans,
-            marker_spans=doc.markers if rules.markers else (),
-        )
-        return normalize(doc.text if base is None else base.text, rules, context=ctx, base=base)
-
     # -- public API ---------------------------------------------------------------------
     def locate(self, quote: str, *, cited_chunk: int | None = None, scope: str | None = None) -> Verdict:
         """Decide whether ``quote`` is in the material and where.
@@ -282,6 +208,13 @@ class Locator:
                 raise ConfigError(f"cited_chunk: {cited_chunk!r} is not a chunk index (0..{len(self.chunks) - 1})")
         elif scope != "document":
             raise ConfigError(f"scope {scope!r} needs a cited chunk")
+        limit = self.rules.max_chars
+        if limit and len(quote) > limit:
+            # checked on the quote as given, before any work that grows with its length
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="invalid", cause="too-long",
+                reason=f"quote is too long: {len(quote)} characters (> {limit})",
+            )  # fmt: skip
         q, qflags = normalize_quote(quote, self.rules)
         reason = self._invalid_reason(q)
         if reason:
@@ -417,9 +350,9 @@ class Locator:
                 inside = positions[lo:hi]
                 claimed: set[int] = set()
                 for r, key in removed:
-                    want = _skeleton(q2[:r])
+                    want = skeleton(q2[:r])
                     for p in inside:
-                        if p not in claimed and self._markers[p] == key and _skeleton(text[o.a : p]) == want:
+                        if p not in claimed and self._markers[p] == key and skeleton(text[o.a : p]) == want:
                             claimed.add(p)
                             break
                     else:
@@ -446,15 +379,15 @@ class Locator:
         """Start positions in the (skeleton) index where ``key`` may start, or None
         when the key is shorter than the k-gram and the caller must scan."""
         n = len(key)
-        if n < _K:
+        if n < K:
             return None
         index = self._index
-        best = index.get(key[:_K], ())
+        best = index.get(key[:K], ())
         if len(best) <= 2:  # the common case: a rare first k-gram
             return best
         best_off = 0
-        for off in ((n - _K) // 2, n - _K):
-            positions = index.get(key[off : off + _K], ())
+        for off in ((n - K) // 2, n - K):
+            positions = index.get(key[off : off + K], ())
             if len(positions) < len(best):
                 best, best_off = positions, off
                 if len(best) <= 2:
@@ -462,7 +395,7 @@ class Locator:
         return [p - best_off for p in best if p >= best_off] if best_off else best
 
     def _find(self, q: str) -> list[_Occurrence]:
-        found = self._find_key(q, _skeleton(q) if self._both else q)
+        found = self._find_key(q, skeleton(q) if self._both else q)
         if self._both and (q[0] in _HYPHENS or q[-1] in _HYPHENS):
             # A hyphen at the quote's edge whose other letter lies outside the quote: the
             # document's skeleton dropped it (a letter on each side there), the quote's
@@ -478,7 +411,7 @@ class Locator:
         seen = {o.a for o in found}
         out = list(found)
         inner = q[lead : len(q) - trail]
-        for o in self._find_key(q, _skeleton(inner), lead=lead, trail=trail):
+        for o in self._find_key(q, skeleton(inner), lead=lead, trail=trail):
             if o.a not in seen:
                 out.append(o)
                 seen.add(o.a)
@@ -683,8 +616,12 @@ class Locator:
         return f"{page}, offset {o.start}-{o.end}"
 
     def _reject(self, q: str, quote: str, scope: str, cited_chunk: int | None) -> Verdict:
-        from .diagnose import Diagnoser
-
+        if len(q) > DIAGNOSE_CHARS:
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="not-found", cause="too-long-to-diagnose",
+                reason=f"not in the document as quoted; at {len(q)} characters (> {DIAGNOSE_CHARS}) "
+                "the quote is too long to look for a near miss",
+            )  # fmt: skip
         if self._diag is None:
             self._diag = Diagnoser(self)
         miss = self._diag.near_miss(q)
@@ -755,54 +692,6 @@ def _word_char(ch: str) -> bool:
 @functools.lru_cache(maxsize=512)
 def _rule_names(flags: int) -> tuple[str, ...]:
     return flag_names(flags & ~OPTIONAL)
-
-
-def _kgram_index(text: str) -> dict[str, list[int]]:
-    index: dict[str, list[int]] = {}
-    setdefault = index.setdefault
-    for i in range(len(text) - _K + 1):
-        setdefault(text[i : i + _K], []).append(i)
-    return index
-
-
-# starts with the hyphen class so the scan is fast; the lookbehind re-checks the letter
-_INNER_HYPHEN = re.compile(r"[-\u2010](?<=[^\W\d_][-\u2010])(?=[^\W\d_])")
-
-
-def _skeleton(text: str) -> str:
-    """Text without hyphens between letters: the search key when hyphens are optional."""
-    if "-" not in text and "\u2010" not in text:
-        return text
-    return _INNER_HYPHEN.sub("", text)
-
-
-def _skeleton_with_map(text: str) -> tuple[str, list[int]]:
-    pieces: list[str] = []
-    mapping: list[int] = []
-    prev = 0
-    for m in _INNER_HYPHEN.finditer(text):
-        pieces.append(text[prev : m.start()])
-        mapping.extend(range(prev, m.start()))
-        prev = m.end()
-    pieces.append(text[prev:])
-    mapping.extend(range(prev, len(text)))
-    return "".join(pieces), mapping
-
-
-def margin_stamp_spans(document: Document) -> tuple[tuple[int, int], ...]:
-    """Lines written vertically in a page margin (arXiv stamps and the like)."""
-    pages = {p.number: p for p in document.pages}
-    out = []
-    for line in document.lines:
-        dx, dy = line.direction
-        if abs(dy) < 0.9 or abs(dx) > 0.1:
-            continue
-        page = pages[line.page]
-        x0, _, x1, _ = line.bbox
-        margin = 0.1 * page.width if page.width else 0
-        if page.width and (x1 <= margin or x0 >= page.width - margin):
-            out.append((line.start, line.end))
-    return tuple(out)
 
 
 def locate(

@@ -56,8 +56,6 @@ from bisect import bisect_left
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Callable, Sequence
 
-import numpy as np
-
 from .errors import ConfigError
 
 SEMANTICS_VERSION = 1
@@ -162,6 +160,10 @@ class Rules:
         another math symbol is ignored on both sides; never a space between two letters
         or two digits. Fonts play no part: a quote has none, and both sides must be
         normalized alike.
+    max_chars: int = 5000
+        A quote longer than this many characters, as given, is ``invalid`` (cause
+        ``too-long``) before any search; ``0`` means no limit. A model quoting a
+        paper does not copy pages, and the limit keeps each verdict cheap.
     """
 
     quotes: bool = False
@@ -180,6 +182,7 @@ class Rules:
     markers: bool = False
     suspended_hyphens: bool = False
     math_spacing: bool = False
+    max_chars: int = 5000
 
     def __post_init__(self) -> None:
         if self.unicode not in UNICODE_MODES:
@@ -194,7 +197,7 @@ class Rules:
                      "markers", "suspended_hyphens", "math_spacing"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"rules.{name}: expected true or false, got {getattr(self, name)!r}")
-        for name in ("min_chars", "min_words", "ellipsis_gap"):
+        for name in ("min_chars", "min_words", "ellipsis_gap", "max_chars"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ConfigError(f"rules.{name}: expected a whole number >= 0, got {value!r}")
@@ -257,6 +260,7 @@ class Rules:
 _LATER_FIELDS = {
     "ellipsis": "verbatim",
     "ellipsis_gap": 300,
+    "max_chars": 5000,
     "accents": False,
     "markers": False,
     "suspended_hyphens": False,
@@ -380,6 +384,8 @@ class Normalized:
 
 def _positions_with(values: array, bit: int) -> list[int]:
     """Sorted positions whose value has ``bit`` set."""
+    import numpy as np  # loaded on first index build, not on import
+
     return np.flatnonzero(np.frombuffer(values, dtype=np.uint16) & bit).tolist()
 
 
@@ -387,6 +393,8 @@ def _or_table(flags: array, gaps: array) -> list[list[int]]:
     """Sparse table for range-OR queries over ``flags[i] | gaps[i]`` (numpy builds
     it; the levels are plain lists because indexing them is the hot path)."""
     n = len(flags)
+    import numpy as np
+
     level = np.frombuffer(flags, dtype=np.uint16) | np.frombuffer(gaps, dtype=np.uint16)[:n]
     levels = [level.tolist()]
     width = 1
@@ -512,32 +520,28 @@ _DOUBLE_QUOTES = "\u201c\u201d\u201e\u201f"
 _QUOTE_RE = re.compile(f"[{_SINGLE_QUOTES}{_DOUBLE_QUOTES}]")
 
 
-def _category_classes() -> tuple[str, str]:
-    """Regex character classes (without brackets) of the combining marks (Mn, Mc, Me)
-    and of the math symbols (Sm), built from this Python's Unicode database."""
-    marks: list[tuple[int, int]] = []
-    math: list[tuple[int, int]] = []
-    category = unicodedata.category
-    for cp in range(sys.maxunicode + 1):
-        cat = category(chr(cp))
-        ranges = marks if cat in ("Mn", "Mc", "Me") else math if cat == "Sm" else None
-        if ranges is None:
-            continue
-        if ranges and ranges[-1][1] == cp - 1:
-            ranges[-1] = (ranges[-1][0], cp)
-        else:
-            ranges.append((cp, cp))
-
-    def spell(ranges: list[tuple[int, int]]) -> str:
-        return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
-
-    return spell(marks), spell(math)
+def _is_mark(ch: str) -> bool:
+    """A combining mark (Unicode categories Mn, Mc, Me)."""
+    return unicodedata.category(ch)[0] == "M"
 
 
-COMBINING, MATH_SYMBOLS = _category_classes()
-_COMBINING_RE = re.compile(f"[{COMBINING}]")
-# A cluster NFKC may change: a non-ASCII base with its marks, or any base with marks.
-_NFKC_CLUSTER = re.compile(f"[^\\x00-\\x7f][{COMBINING}\\uff9e\\uff9f]*|[\\x00-\\x7f][{COMBINING}]+")
+@functools.cache
+def _nfkc_cluster_re() -> re.Pattern[str]:
+    """A cluster NFKC may change: a non-ASCII base with its marks, or any base with marks.
+
+    Built on first use: listing every mark of the Unicode database takes a third of a
+    second, which ``import quotelocate`` and ``quotelocate --version`` should not pay."""
+    ranges: list[tuple[int, int]] = []
+    for cp in range(0x300, sys.maxunicode + 1):
+        if _is_mark(chr(cp)):
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1] = (ranges[-1][0], cp)
+            else:
+                ranges.append((cp, cp))
+    marks = "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+    return re.compile(f"[^\\x00-\\x7f][{marks}\\uff9e\\uff9f]*|[\\x00-\\x7f][{marks}]+")
+
+
 # (halfwidth voiced marks U+FF9E/FF9F extend a cluster: NFKC makes them combining marks,
 # which must compose with their base in the same pass, or normalizing twice would differ)
 _KEEP_TAGS = ("<super>", "<sub>", "<fraction>")
@@ -640,6 +644,8 @@ def _positions_of(state: Normalized, spans: Sequence[tuple[int, int]]) -> tuple[
     """Document spans in the coordinates of ``state``, whose map may reorder the text
     (the layout reading order) or hold a piece twice; every copy kept whole and in
     order counts, a span split or dropped is left out."""
+    import numpy as np  # only documents with raised markers need it
+
     starts = np.asarray(state.starts, dtype=np.int64)
     ends = np.asarray(state.ends, dtype=np.int64)
     single = np.flatnonzero(ends - starts == 1)
@@ -721,7 +727,7 @@ def rule_unicode(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         if text.isascii() or unicodedata.is_normalized("NFKC", text):
             return []
         edits = []
-        for m in _NFKC_CLUSTER.finditer(text):
+        for m in _nfkc_cluster_re().finditer(text):
             cluster = m.group()
             folded = _nfkc_cluster(cluster)
             if folded != cluster:
@@ -977,53 +983,59 @@ def word_count(text: str) -> int:
 
 
 def is_word_char(ch: str) -> bool:
-    return ch.isalnum() or ch == "_" or bool(_COMBINING_RE.match(ch))
+    return ch.isalnum() or ch == "_" or _is_mark(ch)
 
 
-def _hangul(ch: str) -> str:
-    """Hangul syllable type of ``ch`` (Unicode's L, V, T, LV, LVT), or ''."""
-    cp = ord(ch)
-    if 0x1100 <= cp <= 0x115F or 0xA960 <= cp <= 0xA97C:
-        return "L"
-    if 0x1160 <= cp <= 0x11A7 or 0xD7B0 <= cp <= 0xD7C6:
-        return "V"
-    if 0x11A8 <= cp <= 0x11FF or 0xD7CB <= cp <= 0xD7FB:
-        return "T"
-    if 0xAC00 <= cp <= 0xD7A3:
-        return "LV" if (cp - 0xAC00) % 28 == 0 else "LVT"
-    return ""
+_SAFE_PAIR = re.compile(r"[\x00-\u02ff](?=[\x00-\u02ff])")
+"""A character before U+0300 followed by another: always a grapheme boundary between
+them (no Prepend, ZWJ, regional indicator, Extend or SpacingMark lies below U+0300),
+except CR LF, which the scan steps over."""
 
 
-_HANGUL_JOINS = {("L", "L"), ("L", "V"), ("L", "LV"), ("L", "LVT"), ("LV", "V"), ("LV", "T"), ("V", "V"),
-                 ("V", "T"), ("LVT", "T"), ("T", "T")}
-"""Pairs of Hangul syllable types that form one grapheme cluster (UAX #29, GB6-GB8)."""
+@functools.cache
+def _cluster_re():
+    """UAX #29 extended grapheme clusters (``regex``'s ``\\X``, current Unicode),
+    compiled on first use so ``import quotelocate`` does not pay for it."""
+    import regex
+
+    return regex.compile(r"\X")
+
+
+def _safe_start(text: str, pos: int) -> int:
+    """The last grapheme boundary at or before ``pos`` that can be found by looking at two
+    characters (see :data:`_SAFE_PAIR`): searched in growing windows, so the cost is the
+    distance back to it (a few characters in any text with spaces or ASCII)."""
+    width = 64
+    while True:
+        lo = max(0, pos - width)
+        last = -1
+        for m in _SAFE_PAIR.finditer(text, lo, pos):
+            if not (text[m.start()] == "\r" and text[m.start() + 1] == "\n"):
+                last = m.start() + 1
+        if last > 0:
+            return last
+        if lo == 0:
+            return 0
+        width *= 16
 
 
 def cluster_boundary(text: str, pos: int) -> bool:
-    """False when ``pos`` falls inside a grapheme cluster of ``text``: between CR and
-    LF, before a combining mark, a ZWNJ, a variation selector or an emoji modifier,
-    after or before a ZWJ, inside a Hangul syllable spelled with conjoining jamo, or
-    between two regional indicators of one flag."""
+    """True when ``pos`` is an extended grapheme cluster boundary of ``text`` (UAX #29,
+    as implemented by the ``regex`` module's ``\\X``): a match never starts or ends
+    inside a cluster (a base and its marks, a Thai SARA AM, a Devanagari conjunct, a
+    Hangul syllable in jamo, an emoji ZWJ sequence, a flag, a Prepend and its base).
+
+    Two characters both below U+0300 decide at once (the only cluster among them is CR
+    LF); otherwise clusters are matched from the nearest earlier boundary that two
+    characters prove, so only a small window around ``pos`` is segmented."""
     if pos <= 0 or pos >= len(text):
         return True
     nxt, prev = text[pos], text[pos - 1]
     if nxt < "\u0300" and prev < "\u0300":
         return not (prev == "\r" and nxt == "\n")
-    if (_COMBINING_RE.match(nxt) or "\ufe00" <= nxt <= "\ufe0f" or "\U0001f3fb" <= nxt <= "\U0001f3ff"
-            or nxt in "\uff9e\uff9f"):
-        return False
-    if nxt == "\u200d" or prev == "\u200d" or nxt == "\u200c":
-        return False
-    if "\u1100" <= nxt <= "\ud7fb" and (_hangul(prev), _hangul(nxt)) in _HANGUL_JOINS:
-        return False
-    if "\U0001f1e6" <= nxt <= "\U0001f1ff" and "\U0001f1e6" <= prev <= "\U0001f1ff":
-        # inside a flag when an odd number of indicators precede pos in this run
-        run = 0
-        i = pos - 1
-        while i >= 0 and "\U0001f1e6" <= text[i] <= "\U0001f1ff":
-            run += 1
-            i -= 1
-        return run % 2 == 0
-    if "\U000e0020" <= nxt <= "\U000e007f":  # tag sequences (subdivision flags)
-        return False
+    start = _safe_start(text, pos)
+    for m in _cluster_re().finditer(text, start):
+        end = m.end()
+        if end >= pos:
+            return end == pos
     return True

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from quotelocate import Document, Locator, preset
-from quotelocate.paths import find_paper
+from quotelocate.data.papers import find_paper
 
 REPO = Path(__file__).resolve().parent.parent
 os.environ.setdefault("QUOTELOCATE_PAPERS", str(REPO.parent / "shared" / "papers"))

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from quotelocate import workbench
+from quotelocate.interface import workbench
 from quotelocate.errors import DatasetError, DocumentError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -322,7 +322,7 @@ def test_missing_pinned_paper_offers_a_fetch(tmp_path, monkeypatch):
     source = REPO.parent / "shared" / "papers" / "1706.03762v7.pdf"
     assert source.is_file(), "the pinned papers live in ../shared/papers"
 
-    import quotelocate.dataset as dataset
+    import quotelocate.data.quoteset as dataset
 
     def fake_fetch(name, **_):  # no network in tests: "download" from the shared folder
         target = tmp_path / "cache" / "quotelocate" / "papers"

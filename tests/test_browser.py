@@ -180,8 +180,8 @@ def test_toggle_changes_rates_and_every_view_renders(server, page):
 
 def two_page_quote() -> str:
     """An accepted faithful quote of the synthetic set that crosses a page break."""
-    from quotelocate.dataset import load_quote_set
-    from quotelocate.evaluate import evaluate
+    from quotelocate.data.quoteset import load_quote_set
+    from quotelocate.evaluation import evaluate
 
     v = evaluate(load_quote_set("synthetic"), ["recommended"], repeats=1).verdicts
     hits = v[v["accepted"] & (v["label"] == "faithful") & v["tags"].str.contains("page-break")]

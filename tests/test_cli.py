@@ -13,7 +13,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from quotelocate.cli import build_parser, main
+from quotelocate.interface.cli import build_parser, main
 
 from conftest import paper_path
 
@@ -193,7 +193,7 @@ def test_usage_errors_exit_2():
 def test_subprocess_entry_point():
     env = dict(os.environ)
     proc = subprocess.run(
-        [sys.executable, "-m", "quotelocate.cli", "locate", str(paper_path(V7)), BAD, "--json"],
+        [sys.executable, "-m", "quotelocate.interface.cli", "locate", str(paper_path(V7)), BAD, "--json"],
         capture_output=True, text=True, env=env, cwd=REPO, timeout=120,
     )
     assert proc.returncode == 1
@@ -287,3 +287,13 @@ def test_extraction_limits_from_the_command_line(tmp_path):
     code, out, err = run("text", str(three), "--max-seconds", "0")
     assert code == 2 and "limits.seconds: expected a number greater than 0" in err
     assert err.count("\n") == 1  # one line, no traceback
+
+
+def test_the_run_store_option_is_store_and_db_still_works(tmp_path):
+    store = tmp_path / "runs.sqlite3"
+    code, out, err = run("runs", "--store", str(store))
+    assert code == 0 and "deprecated" not in err
+    code, out, err = run("runs", "--db", str(store))
+    assert code == 0 and "--db is deprecated; use --store" in err
+    code, _, err = run("runs", "--db", str(store), "--store", str(tmp_path / "other.sqlite3"))
+    assert code == 2 and "name different run stores" in err

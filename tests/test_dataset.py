@@ -17,15 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from quotelocate import paths
-from quotelocate.dataset import (
+from quotelocate.data import papers as paths
+from quotelocate.data.papers import resolve_paper
+from quotelocate.data.quoteset import (
     BUNDLED_SETS,
     Anchor,
     Quote,
     QuoteSet,
     fetch,
     load_quote_set,
-    resolve_paper,
 )
 from quotelocate.document import Document
 from quotelocate.errors import DatasetError, FetchError, PaperNotFoundError
@@ -437,7 +437,7 @@ def test_bundled_set_loads_and_anchors_verify(name):
 
 
 def test_fetch_finds_a_pinned_copy_on_the_search_path_without_downloading(monkeypatch, tmp_path):
-    from quotelocate.dataset import fetch
+    from quotelocate.data.quoteset import fetch
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 

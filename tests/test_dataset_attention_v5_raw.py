@@ -1,6 +1,6 @@
 """Raw checks of the bundled quote set ``datasets/attention-v5.yaml``.
 
-Independent of ``quotelocate.dataset``: the YAML is read with ``yaml.safe_load`` and
+Independent of ``quotelocate.data.quoteset``: the YAML is read with ``yaml.safe_load`` and
 every anchor is checked against ``Document.text`` of the pinned v5 PDF. The PDF is
 looked up in ``$QUOTELOCATE_PAPERS`` (folders separated by ``os.pathsep``), by default
 ``<repo>/../shared/papers``; the paper-dependent tests fail when it is absent.

@@ -12,17 +12,19 @@ import sqlite3
 import pandas as pd
 import pytest
 
-from quotelocate import runstore
-from quotelocate.cli import main
-from quotelocate.dataset import Anchor, Quote, QuoteSet, load_quote_set
+from quotelocate.evaluation import runstore
+from quotelocate.interface.cli import main
+from quotelocate.data.quoteset import Anchor, Quote, QuoteSet, load_quote_set
 from quotelocate.document import Document
 from quotelocate.errors import ConfigError, RunStoreBusyError, RunStoreError
-from quotelocate.evaluate import (
+from quotelocate.evaluation.frames import (
     ABLATION_COLUMNS,
     BY_TAG_COLUMNS,
     METRIC_COLUMNS,
     SAVINGS_COLUMNS,
     VERDICT_COLUMNS,
+)
+from quotelocate.evaluation import (
     Evaluation,
     SavingsAssumptions,
     compare_evaluations,
@@ -30,7 +32,7 @@ from quotelocate.evaluate import (
     wilson,
 )
 from quotelocate.normalize import preset
-from quotelocate.runstore import RunStore
+from quotelocate.evaluation.runstore import RunStore
 
 from _quote_sets import write_tiny_set
 
@@ -417,28 +419,28 @@ def run(*argv: str) -> tuple[int, str, str]:
 def test_cli_eval_runs_compare(tmp_path):
     set_path, papers = write_tiny_set(tmp_path)
     db = str(tmp_path / "runs.sqlite3")
-    code, out, err = run("eval", str(set_path), "--papers", str(papers), "--repeats", "1", "--db", db)
+    code, out, err = run("eval", str(set_path), "--papers", str(papers), "--repeats", "1", "--store", db)
     assert code == 0, err
     assert "false reject" in out and "recommended" in out and "[" in out  # intervals
     assert "review time vs exact" in out
     assert f"saved as run 1 in {db}" in err
-    code, out, err = run("eval", str(set_path), "--papers", str(papers), "--repeats", "1", "--db", db, "--preset", "exact", "whitespace", "--ablation")
+    code, out, err = run("eval", str(set_path), "--papers", str(papers), "--repeats", "1", "--store", db, "--preset", "exact", "whitespace", "--ablation")
     assert code == 0, err
     assert "ablation" in out and "-whitespace" in out
-    code, out, _ = run("runs", "--db", db)
+    code, out, _ = run("runs", "--store", db)
     assert code == 0 and "tiny" in out and " 2 " in out
-    code, out, _ = run("runs", "--db", db, "--json")
+    code, out, _ = run("runs", "--store", db, "--json")
     assert [json.loads(line)["id"] for line in out.splitlines()] == [1, 2]
-    code, out, _ = run("compare", "1", "2", "--db", db)
+    code, out, _ = run("compare", "1", "2", "--store", db)
     assert code == 0 and "exact" in out and "0 of 3 verdicts changed" in out
-    code, out, _ = run("compare", "1", "2", "--db", db, "--json")
+    code, out, _ = run("compare", "1", "2", "--store", db, "--json")
     assert set(json.loads(out)) == {"changed", "deltas"}
 
 
 def test_cli_eval_json_no_store(tmp_path):
     set_path, papers = write_tiny_set(tmp_path)
     db = tmp_path / "runs.sqlite3"
-    code, out, err = run("eval", str(set_path), "--papers", str(papers), "--repeats", "1", "--json", "--no-store", "--db", str(db), "--grid")
+    code, out, err = run("eval", str(set_path), "--papers", str(papers), "--repeats", "1", "--json", "--no-store", "--store", str(db), "--grid")
     assert code == 0, err
     data = json.loads(out)
     assert data["run_id"] is None and not db.exists()
@@ -458,7 +460,7 @@ def test_cli_eval_json_no_store(tmp_path):
 def test_cli_errors_are_one_line_exit_2(tmp_path, argv, words):
     db = tmp_path / "runs.sqlite3"
     RunStore(db)
-    code, out, err = run(*argv, "--db", str(db))
+    code, out, err = run(*argv, "--store", str(db))
     assert code == 2
     assert words in err and err.count("\n") == 1
 
@@ -477,7 +479,7 @@ def test_corrupt_store_fails_eval_before_the_run(tmp_path):
     set_path, papers = write_tiny_set(tmp_path)
     db = tmp_path / "runs.sqlite3"
     db.write_bytes(b"garbage" * 10)
-    code, out, err = run("eval", str(set_path), "--papers", str(papers), "--db", str(db))
+    code, out, err = run("eval", str(set_path), "--papers", str(papers), "--store", str(db))
     assert code == 2 and str(db) in err and out == ""
     assert db.read_bytes() == b"garbage" * 10
 
@@ -485,8 +487,8 @@ def test_corrupt_store_fails_eval_before_the_run(tmp_path):
 def test_cause_table_on_the_real_set():
     """On attention-v7, recommended names the cause of every number, case, marker and
     look-alike fabrication correctly."""
-    from quotelocate.dataset import load_quote_set
-    from quotelocate.evaluate import cause_table
+    from quotelocate.data.quoteset import load_quote_set
+    from quotelocate.evaluation import cause_table
 
     qs = load_quote_set("attention-v7")
     ev = evaluate(qs, ["recommended"], repeats=1)

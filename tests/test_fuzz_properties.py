@@ -1,4 +1,4 @@
-"""Hypothesis suite over arbitrary Unicode documents, quotes and rules (issue 6).
+"""Hypothesis suite over arbitrary Unicode documents, quotes and rules.
 
 ``test_properties.py`` checks the locator on PDF-like text over a small alphabet and on
 real-paper windows; this file throws everything else at it: every plane, lone
@@ -85,6 +85,7 @@ RULE_FIELDS = {
     "markers": st.booleans(),
     "suspended_hyphens": st.booleans(),
     "math_spacing": st.booleans(),
+    "max_chars": st.sampled_from((0, 40, 5000)),
 }
 RULES = st.builds(Rules, **RULE_FIELDS)
 """Every combination of every :class:`Rules` field (``layout`` is inert on text

@@ -1,4 +1,4 @@
-"""Hostile and broken input, nothing lost (issue 6): datasets, uploads and the run store.
+"""Hostile and broken input, nothing lost: datasets, uploads and the run store.
 
 A catalog, data-driven where it can be:
 
@@ -36,13 +36,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from quotelocate import runstore, workbench
-from quotelocate.cli import main as cli_main
-from quotelocate.dataset import Quote, QuoteSet, load_quote_set
+from quotelocate.evaluation import runstore
+from quotelocate.interface import workbench
+from quotelocate.interface.cli import main as cli_main
+from quotelocate.data.quoteset import Quote, QuoteSet, load_quote_set
 from quotelocate.document import Document
 from quotelocate.errors import DatasetError, DocumentError, RunStoreError
-from quotelocate.evaluate import Evaluation, evaluate
-from quotelocate.runstore import RunStore
+from quotelocate.evaluation import Evaluation, evaluate
+from quotelocate.evaluation.runstore import RunStore
 
 from _quote_sets import PAPER_TEXT, make_pdf, set_yaml, write_tiny_set
 
@@ -161,7 +162,7 @@ def _nested(depth: int) -> str:
 HOSTILE = [
     # code execution through tags, anywhere in the tree
     Hostile("python-name", X1_NOTE, "    note: !!python/name:os.system\n", ("{line}", "'x1'", "'note'", "YAML tags (!!python/name:os.system)")),
-    Hostile("python-object", X1_TEXT, "    text: !!python/object:quotelocate.dataset.Quote {id: z}\n", ("{line}", "'text'", "!!python/object:quotelocate.dataset.Quote")),
+    Hostile("python-object", X1_TEXT, "    text: !!python/object:quotelocate.data.quoteset.Quote {id: z}\n", ("{line}", "'text'", "!!python/object:quotelocate.data.quoteset.Quote")),
     Hostile("python-object-new", X1_NOTE, "    note: !!python/object/new:os.system [echo]\n", ("{line}", "!!python/object/new:os.system")),
     Hostile("python-object-apply-list", X1_TAGS, "    tags: [!!python/object/apply:os.system [echo]]\n", ("{line}", "'tags[0]'", "!!python/object/apply:os.system")),
     Hostile("python-tag-on-a-key", X1_NOTE, "    !!python/name:os.system : x\n", ("{line}", "YAML tags (!!python/name:os.system)")),
@@ -304,7 +305,7 @@ def test_a_chunk_file_symlinked_out_of_the_set_folder_is_refused(tmp_path):
 
 
 def test_a_bundled_set_folder_symlinked_out_of_the_datasets_folder_is_refused(tmp_path, monkeypatch):
-    from quotelocate import paths
+    from quotelocate.data import papers as paths
 
     datasets = tmp_path / "datasets"
     datasets.mkdir()
@@ -618,8 +619,8 @@ def test_a_corrupt_store_is_named_and_left_untouched(kind, tmp_path, real_store,
 
 @pytest.mark.parametrize(
     "argv",
-    [["runs", "--db", "{db}"], ["runs", "--json", "--db", "{db}"], ["compare", "1", "2", "--db", "{db}"],
-     ["eval", "{set}", "--papers", "{papers}", "--repeats", "1", "--db", "{db}"],
+    [["runs", "--store", "{db}"], ["runs", "--json", "--store", "{db}"], ["compare", "1", "2", "--store", "{db}"],
+     ["eval", "{set}", "--papers", "{papers}", "--repeats", "1", "--store", "{db}"],
      ["report", "1", "--store", "{db}", "--out", "{out}"]],
     ids=["runs", "runs-json", "compare", "eval", "report"],
 )
@@ -686,7 +687,7 @@ def test_a_directory_in_place_of_the_store_is_named(tmp_path):
 def test_fetch_never_replaces_someone_elses_file_under_the_papers_name(tmp_path):
     from test_dataset import FakeOpener
 
-    from quotelocate.dataset import fetch
+    from quotelocate.data.quoteset import fetch
     from quotelocate.errors import FetchError
 
     path, _ = write_tiny_set(tmp_path)
@@ -704,15 +705,15 @@ def test_fetch_never_replaces_someone_elses_file_under_the_papers_name(tmp_path)
 
 
 def test_eval_refuses_a_corrupt_store_before_it_evaluates(tmp_path, monkeypatch):
-    import quotelocate.evaluate
+    import quotelocate.evaluation
 
     def no_evaluation(*_, **__):
         raise AssertionError("evaluated before checking the run store")
 
-    monkeypatch.setattr(quotelocate.evaluate, "evaluate", no_evaluation)
+    monkeypatch.setattr(quotelocate.evaluation, "evaluate", no_evaluation)
     set_path, papers = write_tiny_set(tmp_path)
     db = tmp_path / "runs.sqlite3"
     db.write_bytes(runstore.SQLITE_HEADER + b"\x10\x00" + b"\x00" * 4078)  # 4096-byte pages, no tables
     err = io.StringIO()
-    assert cli_main(["eval", str(set_path), "--papers", str(papers), "--db", str(db)], out=io.StringIO(), err=err) == 2
+    assert cli_main(["eval", str(set_path), "--papers", str(papers), "--store", str(db)], out=io.StringIO(), err=err) == 2
     assert str(db) in err.getvalue()

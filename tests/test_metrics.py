@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 
 from quotelocate.errors import ConfigError
-from quotelocate.evaluate import (
-    METRIC_COLUMNS,
+from quotelocate.evaluation.configs import layout_available
+from quotelocate.evaluation.frames import METRIC_COLUMNS
+from quotelocate.evaluation.frames import frame as _frame
+from quotelocate.evaluation import (
     SavingsAssumptions,
-    _frame,
     grid_configs,
-    layout_available,
     mcnemar_exact,
     resolve_configs,
     rule_toggles,

@@ -17,7 +17,7 @@ import pytest
 from quotelocate import Document, Locator, preset
 from quotelocate.diagnose import CAUSES
 from quotelocate.document import raised_markers
-from quotelocate.paths import find_paper, papers_search_path
+from quotelocate.data.papers import find_paper, papers_search_path
 
 REC = preset("recommended")
 

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from quotelocate import PRESETS, report
-from quotelocate.cli import main as cli_main
-from quotelocate.dataset import Anchor, Quote, QuoteSet
+from quotelocate import PRESETS
+from quotelocate.evaluation import report
+from quotelocate.interface.cli import main as cli_main
+from quotelocate.data.quoteset import Anchor, Quote, QuoteSet
 from quotelocate.document import Document
-from quotelocate.evaluate import Evaluation, SavingsAssumptions, evaluate
-from quotelocate.runstore import RunStore
+from quotelocate.evaluation import Evaluation, SavingsAssumptions, evaluate
+from quotelocate.evaluation.runstore import RunStore
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -167,7 +168,7 @@ def test_cli_report_from_run_store_id(evaluation, tmp_path):
     out = tmp_path / "r.html"
     env = {**os.environ, "QUOTELOCATE_RUNS": str(store)}
     proc = subprocess.run(
-        [sys.executable, "-m", "quotelocate.cli", "report", str(run_id), "--out", str(out)],
+        [sys.executable, "-m", "quotelocate.interface.cli", "report", str(run_id), "--out", str(out)],
         capture_output=True, text=True, env=env, cwd=REPO, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr

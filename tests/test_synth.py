@@ -1,4 +1,4 @@
-"""The synthetic paper and its quote set (quotelocate.synth, datasets/synthetic/).
+"""The synthetic paper and its quote set (quotelocate.data.synthetic, datasets/synthetic/).
 
 The checks here are written independently of the generator's own bookkeeping: they
 read the committed files, re-extract the PDF and normalize text with a small
@@ -17,7 +17,7 @@ import pymupdf
 import pytest
 import yaml
 
-from quotelocate import synth
+from quotelocate.data import synthetic as synth
 from quotelocate.document import EXTRACT_FLAGS, Document
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +36,7 @@ FABRICATED_TAGS = set(
     "version-drift trivial lookalike invented-tail punctuation outside-material cross-flow "
     "cross-column".split()
 )
-# What the brief asks the set to cover.
+# What the set must cover: every artifact class and every kind of fabrication.
 REQUIRED_FAITHFUL = set(
     "linebreak ligature hyphen-keep hyphen-drop page-number page-break running-header "
     "margin-stamp footnote table float-interleave two-column smart-quote nfkc plain "

@@ -2,7 +2,7 @@
 
 The altair charts here are shared by the workbench (``app.py``), the notebooks and the
 report, so all three draw the same figures from the same frames of an
-:class:`~quotelocate.evaluate.Evaluation`:
+:class:`~quotelocate.evaluation.result.Evaluation`:
 
 * :func:`rates_chart`: false-reject rate against false-accept rate per config, with
   95% intervals on both axes;
@@ -34,8 +34,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 import altair as alt
 import pandas as pd
 
+from .formatting import format_rate
+
 if TYPE_CHECKING:  # pragma: no cover
-    from .evaluate import Evaluation
+    from .result import Evaluation
 
 HOW_MEASURED = (
     "False-reject rate is the share of faithful quotes a config does not accept and "
@@ -95,20 +97,6 @@ def verdict_matrix(verdicts: pd.DataFrame) -> pd.DataFrame:
             cell = f"{status} ({cause})" if cause and cause != status else str(status)
             cells.append(("\u2717 " if bad else "") + cell)
         out[config] = out["id"].map(dict(zip(v["id"], cells)))
-    return out
-
-
-def format_rate(value: float, low: float | None = None, high: float | None = None) -> str:
-    """``'3.2% [1.1-7.9]'``; ``'n/a'`` for a missing value.
-
-    >>> format_rate(0.032, 0.011, 0.079)
-    '3.2% [1.1\u20137.9]'
-    """
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a"
-    out = f"{100 * value:.1f}%"
-    if low is not None and high is not None and not (math.isnan(low) or math.isnan(high)):
-        out += f" [{100 * low:.1f}\u2013{100 * high:.1f}]"
     return out
 
 
@@ -304,7 +292,7 @@ def _meta_rows(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def _versions() -> dict[str, str]:
-    from . import __version__
+    from .. import __version__
 
     out = {"quotelocate": __version__, "python": platform.python_version(), "pandas": pd.__version__,
            "altair": alt.__version__}
@@ -450,7 +438,6 @@ __all__ = [
     "HOW_MEASURED",
     "chart_svg",
     "errors",
-    "format_rate",
     "html_table",
     "metrics_table",
     "rates_bars",

@@ -3,7 +3,7 @@ like the rest of the package (``app.py`` only wires these to widgets).
 
 * Uploads: :func:`load_upload` checks an uploaded quote set (YAML) and paper (PDF) —
   size limit, ``%PDF-`` header, strict validation by
-  :func:`~quotelocate.dataset.load_quote_set` (``yaml.safe_load`` after refusing tags
+  :func:`~quotelocate.data.quoteset.load_quote_set` (``yaml.safe_load`` after refusing tags
   and aliases) — and stages them under fixed names in a folder the caller owns (one per
   session). An uploaded file's name never becomes a path.
 * View state: :func:`share_query` turns the values of the URL-bound widgets into the
@@ -25,11 +25,11 @@ import urllib.parse
 from pathlib import Path
 from typing import Any, Mapping
 
-from .chunks import Chunking
-from .dataset import QuoteSet, load_quote_set
-from .document import Document, Limits
-from .errors import ConfigError, DatasetError, DocumentError
-from .normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
+from ..chunks import Chunking
+from ..data.quoteset import QuoteSet, load_quote_set
+from ..document import Document, Limits
+from ..errors import ConfigError, DatasetError, DocumentError
+from ..normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 UPLOAD_LIMITS = Limits(seconds=30, memory_mb=1024, max_pages=2000)

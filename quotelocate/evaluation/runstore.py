@@ -1,4 +1,4 @@
-"""The run store: every :class:`~quotelocate.evaluate.Evaluation` kept in one SQLite file.
+"""The run store: every :class:`~quotelocate.evaluation.result.Evaluation` kept in one SQLite file.
 
 Default file: ``$QUOTELOCATE_RUNS``, else ``$XDG_DATA_HOME/quotelocate/runs.sqlite3``
 (``~/.local/share/quotelocate/runs.sqlite3``). Two tables:
@@ -35,19 +35,19 @@ from typing import Any, Iterator
 
 import pandas as pd
 
-from .errors import RunStoreBusyError, RunStoreError
-from .evaluate import (
+from ..errors import RunStoreBusyError, RunStoreError
+from .ablation import compare_evaluations
+from .frames import (
     ABLATION_COLUMNS,
     BY_TAG_COLUMNS,
     METRIC_COLUMNS,
     SAVINGS_COLUMNS,
     VERDICT_COLUMNS,
-    Evaluation,
-    _frame,
-    _json_value,
-    _records,
-    compare_evaluations,
+    frame,
+    json_value,
+    records,
 )
+from .result import Evaluation
 
 SCHEMA_VERSION = 1
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -112,7 +112,7 @@ def default_path() -> Path:
 def _verdict_rows(run_id: int, evaluation: Evaluation) -> Iterator[tuple]:
     """Rows for the ``verdicts`` table, in frame order (a seam the crash tests patch)."""
     for row in evaluation.verdicts.itertuples(index=False, name=None):
-        values = [_json_value(v) for v in row]
+        values = [json_value(v) for v in row]
         yield (run_id, *values)
 
 
@@ -237,9 +237,9 @@ class RunStore:
         """Store ``evaluation`` in one transaction and return its run id."""
         meta = evaluation.meta
         frames = {
-            "by_tag": _records(evaluation.by_tag),
-            "savings": _records(evaluation.savings),
-            "ablation": _records(evaluation.ablation),
+            "by_tag": records(evaluation.by_tag),
+            "savings": records(evaluation.savings),
+            "ablation": records(evaluation.ablation),
         }
         run = (
             _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -251,7 +251,7 @@ class RunStore:
             str(meta.get("package_version", "")),
             str(meta.get("pymupdf_version", "")),
             str(meta.get("machine", "")),
-            json.dumps(_records(evaluation.metrics), allow_nan=False),
+            json.dumps(records(evaluation.metrics), allow_nan=False),
             json.dumps(frames, allow_nan=False),
             json.dumps(meta, allow_nan=False, ensure_ascii=False),
         )
@@ -309,7 +309,11 @@ class RunStore:
         )
         out = []
         for rid, created, set_name, set_hash, paper, fps, meta, pkg, mu, machine in rows:
-            m = _loads(meta, self.path, rid)
+            m = _loads(meta, self.path, rid, "meta", dict)
+            configs = _loads(fps, self.path, rid, "fingerprints", dict)  # config name -> fingerprint
+            n_quotes = m.get("n_quotes", 0) or 0
+            if isinstance(n_quotes, bool) or not isinstance(n_quotes, int):
+                raise RunStoreError(f"{self.path}: run {rid}: 'meta' n_quotes must be a whole number, got {n_quotes!r:.40}")
             out.append(
                 {
                     "id": rid,
@@ -317,8 +321,8 @@ class RunStore:
                     "set_name": set_name,
                     "set_hash": set_hash,
                     "paper_sha256": paper,
-                    "configs": ",".join(_loads(fps, self.path, rid)),
-                    "n_quotes": int(m.get("n_quotes", 0) or 0),
+                    "configs": ",".join(configs),
+                    "n_quotes": n_quotes,
                     "package_version": pkg,
                     "pymupdf_version": mu,
                     "machine": machine,
@@ -344,20 +348,28 @@ class RunStore:
             rec["accepted"] = bool(rec["accepted"])
             rec["anchor_ok"] = None if rec["anchor_ok"] is None else bool(rec["anchor_ok"])
             records.append(rec)
-        fr = _loads(frames, self.path, rid)
+        fr = _loads(frames, self.path, rid, "frames", dict)
+        metric_rows = _rows(_loads(metrics, self.path, rid, "metrics", list), self.path, rid, "metrics")
+        by_tag = _rows(fr.get("by_tag") or [], self.path, rid, "frames.by_tag")
+        savings = _rows(fr.get("savings") or [], self.path, rid, "frames.savings")
         ablation = fr.get("ablation")
-        return Evaluation(
-            verdicts=_frame(records, VERDICT_COLUMNS),
-            metrics=_frame(_loads(metrics, self.path, rid), METRIC_COLUMNS),
-            by_tag=_frame(fr.get("by_tag") or [], BY_TAG_COLUMNS),
-            savings=_frame(fr.get("savings") or [], SAVINGS_COLUMNS),
-            meta=_loads(meta, self.path, rid),
-            ablation=None if ablation is None else _frame(ablation, ABLATION_COLUMNS),
-        )
+        ablation = None if ablation is None else _rows(ablation, self.path, rid, "frames.ablation")
+        meta_value = _loads(meta, self.path, rid, "meta", dict)
+        try:
+            return Evaluation(
+                verdicts=frame(records, VERDICT_COLUMNS),
+                metrics=frame(metric_rows, METRIC_COLUMNS),
+                by_tag=frame(by_tag, BY_TAG_COLUMNS),
+                savings=frame(savings, SAVINGS_COLUMNS),
+                meta=meta_value,
+                ablation=None if ablation is None else frame(ablation, ABLATION_COLUMNS),
+            )
+        except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
+            raise RunStoreError(f"{self.path}: run {rid}: stored values have the wrong type ({type(exc).__name__}: {exc!s:.120})") from None
 
     def compare(self, a: int, b: int) -> tuple[pd.DataFrame, pd.DataFrame]:
         """(changed verdicts, rate deltas) from run ``a`` to run ``b``
-        (see :func:`quotelocate.evaluate.compare_evaluations`)."""
+        (see :func:`quotelocate.evaluation.ablation.compare_evaluations`)."""
         return compare_evaluations(self.load(a), self.load(b))
 
     def check(self) -> None:
@@ -376,8 +388,20 @@ def _run_id(value: Any, path: Path) -> int:
         raise RunStoreError(f"{path}: run id must be a whole number, got {value!r}") from None
 
 
-def _loads(text: str, path: Path, rid: int) -> Any:
+def _loads(text: str, path: Path, rid: int, column: str, kind: type) -> Any:
+    """A JSON column of run ``rid``, which must hold a ``kind`` (dict or list)."""
     try:
-        return json.loads(text)
-    except (TypeError, json.JSONDecodeError) as exc:
-        raise RunStoreError(f"{path}: run {rid}: stored JSON is corrupt ({exc})") from None
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise RunStoreError(f"{path}: run {rid}: stored JSON is corrupt in '{column}' ({exc!s:.120})") from None
+    if not isinstance(value, kind):
+        expected = "an object" if kind is dict else "a list"
+        raise RunStoreError(f"{path}: run {rid}: '{column}' holds {type(value).__name__}, expected {expected}")
+    return value
+
+
+def _rows(value: Any, path: Path, rid: int, column: str) -> list[dict]:
+    """A stored frame: a list of objects."""
+    if not isinstance(value, list) or not all(isinstance(row, dict) for row in value):
+        raise RunStoreError(f"{path}: run {rid}: '{column}' must be a list of objects")
+    return value

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any, TextIO
 
-from .normalize import PRESETS, Rules
+from ..errors import ConfigError
+from ..evaluation.formatting import format_rate
+from ..normalize import PRESETS, Rules
+from .extras import require
 
 EXIT_OK = 0
 
@@ -37,20 +39,20 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--ablation", action="store_true", help="also toggle every rule of every config (paired McNemar tests)")
     p.add_argument("--papers", metavar="DIRS", help="folders holding the papers (replaces $QUOTELOCATE_PAPERS)")
     p.add_argument("--json", action="store_true", help="print the whole evaluation as JSON")
-    p.add_argument("--no-store", dest="store", action="store_false", help="do not save the run in the run store")
-    p.add_argument("--db", metavar="FILE", help="run store file (default $QUOTELOCATE_RUNS or ~/.local/share/quotelocate/runs.sqlite3)")
+    p.add_argument("--no-store", dest="save", action="store_false", help="do not save the run in the run store")
+    add_store_option(p)
     p.set_defaults(handler=cmd_eval)
 
     p = sub.add_parser("runs", help="list the evaluations in the run store")
     p.add_argument("--json", action="store_true", help="one JSON object per run")
-    p.add_argument("--db", metavar="FILE", help="run store file")
+    add_store_option(p)
     p.set_defaults(handler=cmd_runs)
 
     p = sub.add_parser("compare", help="what changed between two stored evaluations")
     p.add_argument("run_a", metavar="RUN_A", type=int, help="run id (see `quotelocate runs`)")
     p.add_argument("run_b", metavar="RUN_B", type=int, help="run id")
     p.add_argument("--json", action="store_true", help="print {changed, deltas} as JSON")
-    p.add_argument("--db", metavar="FILE", help="run store file")
+    add_store_option(p)
     p.set_defaults(handler=cmd_compare)
 
     p = sub.add_parser("fetch", help="download a quote set's pinned paper into the user cache")
@@ -59,12 +61,28 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(handler=cmd_fetch)
 
 
+def add_store_option(p: argparse.ArgumentParser) -> None:
+    """``--store FILE``, the run store; ``--db`` is its former name, still accepted."""
+    p.add_argument("--store", metavar="FILE", help="run store file (default $QUOTELOCATE_RUNS or ~/.local/share/quotelocate/runs.sqlite3)")
+    p.add_argument("--db", dest="store_db", metavar="FILE", help=argparse.SUPPRESS)
+
+
+def store_path(args: argparse.Namespace, err: TextIO) -> str | None:
+    """The run store the user named, warning once when the deprecated ``--db`` was used."""
+    if getattr(args, "store_db", None) is not None:
+        print("quotelocate: warning: --db is deprecated; use --store", file=err)
+        if args.store is not None and args.store != args.store_db:
+            raise ConfigError(f"--store {args.store} and --db {args.store_db} name different run stores")
+        return args.store_db
+    return args.store
+
+
 # -- eval -----------------------------------------------------------------------------
 
 
 def eval_configs(presets: list[str] | None, grid: bool) -> dict[str, Rules]:
     """The configs ``eval`` runs: the chosen presets (all by default), plus the grid."""
-    from .evaluate import grid_configs
+    from ..evaluation.configs import grid_configs
 
     out: dict[str, Rules] = {}
     if presets:
@@ -75,13 +93,15 @@ def eval_configs(presets: list[str] | None, grid: bool) -> dict[str, Rules]:
 
 
 def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    require("eval", "quotelocate eval")
     from tqdm import tqdm
 
-    from .dataset import load_quote_set
-    from .evaluate import evaluate
-    from .runstore import RunStore
+    from ..data.quoteset import load_quote_set
+    from ..evaluation.ablation import add_ablation
+    from ..evaluation.run import evaluate
+    from ..evaluation.runstore import RunStore
 
-    store = RunStore(args.db) if args.store else None  # a broken store fails before the long run
+    store = RunStore(store_path(args, err)) if args.save else None  # a broken store fails before the long run
     qs = load_quote_set(args.set, papers_path=args.papers)
     for warning in qs.warnings:
         print(f"quotelocate: warning: {warning}", file=err)
@@ -97,7 +117,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.ablation:
             bar.reset(total=1)
             bar.set_description(f"ablation {qs.name}")
-            ev = ev.with_ablation(qs, progress=progress, workers=args.workers)
+            ev = add_ablation(ev, qs, progress=progress, workers=args.workers)
     finally:
         bar.close()
     run_id = store.save(ev) if store is not None else None
@@ -112,13 +132,9 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-def _pct(x: float) -> str:
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
-
-
 def print_evaluation(ev: Any, out: TextIO) -> None:
     """The metrics table with 95% Wilson intervals, the savings and the ablation."""
-    from .evaluate import format_metrics
+    from ..evaluation.formatting import format_metrics
 
     meta = ev.meta
     print(
@@ -134,15 +150,15 @@ def print_evaluation(ev: Any, out: TextIO) -> None:
         row = s.iloc[0]
         print(
             f"\nreview time vs {row['baseline']} (re-run {row['rerun_seconds']:g}s, review {row['review_seconds_with_anchor']:g}s "
-            f"with anchor / {row['review_seconds_without_anchor']:g}s without, {_pct(row['fabricated_share'])} fabricated; "
-            f"target {_pct(row['target'])} saving)",
+            f"with anchor / {row['review_seconds_without_anchor']:g}s without, {format_rate(row['fabricated_share'])} fabricated; "
+            f"target {format_rate(row['target'])} saving)",
             file=out,
         )
         for r in s.itertuples(index=False):
             verdict = "baseline" if r.config == r.baseline else ("holds" if r.holds else "not shown")
             print(
-                f"  {r.config:28s} {r.cost_s_per_quote:6.1f} s/quote  saving {_pct(r.saving):>7s} "
-                f"[{_pct(r.saving_low)}, {_pct(r.saving_high)}]  {verdict}",
+                f"  {r.config:28s} {r.cost_s_per_quote:6.1f} s/quote  saving {format_rate(r.saving):>7s} "
+                f"[{format_rate(r.saving_low)}, {format_rate(r.saving_high)}]  {verdict}",
                 file=out,
             )
     if ev.ablation is not None and len(ev.ablation):
@@ -150,8 +166,8 @@ def print_evaluation(ev: Any, out: TextIO) -> None:
         a = ev.ablation
         for r in a.itertuples(index=False):
             print(
-                f"  {r.config:28s} {r.change:20s} false reject {_pct(r.false_reject):>6s} ({100 * r.d_false_reject:+.1f}) "
-                f"p={r.mcnemar_p_faithful:.3g}  false accept {_pct(r.false_accept):>6s} ({100 * r.d_false_accept:+.1f}) "
+                f"  {r.config:28s} {r.change:20s} false reject {format_rate(r.false_reject):>6s} ({100 * r.d_false_reject:+.1f}) "
+                f"p={r.mcnemar_p_faithful:.3g}  false accept {format_rate(r.false_accept):>6s} ({100 * r.d_false_accept:+.1f}) "
                 f"p={r.mcnemar_p_fabricated:.3g}",
                 file=out,
             )
@@ -161,9 +177,10 @@ def print_evaluation(ev: Any, out: TextIO) -> None:
 
 
 def cmd_runs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .runstore import RunStore
+    require("eval", "quotelocate runs")
+    from ..evaluation.runstore import RunStore
 
-    store = RunStore(args.db)
+    store = RunStore(store_path(args, err))
     runs = store.list_runs()
     if args.json:
         for rec in runs.to_dict("records"):
@@ -181,13 +198,14 @@ def cmd_runs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .evaluate import _records
-    from .runstore import RunStore
+    require("eval", "quotelocate compare")
+    from ..evaluation.frames import records
+    from ..evaluation.runstore import RunStore
 
-    store = RunStore(args.db)
+    store = RunStore(store_path(args, err))
     changed, deltas = store.compare(args.run_a, args.run_b)
     if args.json:
-        print(json.dumps({"changed": _records(changed), "deltas": _records(deltas)}, ensure_ascii=False), file=out)
+        print(json.dumps({"changed": records(changed), "deltas": records(deltas)}, ensure_ascii=False), file=out)
         return EXIT_OK
     if len(deltas) == 0:
         print(f"runs {args.run_a} and {args.run_b} share no config", file=out)
@@ -197,8 +215,8 @@ def cmd_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for r in deltas.itertuples(index=False):
         rules = "" if r.same_rules else "  (rules differ)"
         print(
-            f"{r.config:28s} false reject {_pct(r.false_reject_a)} -> {_pct(r.false_reject_b)} (p={r.mcnemar_p_faithful:.3g})  "
-            f"false accept {_pct(r.false_accept_a)} -> {_pct(r.false_accept_b)} (p={r.mcnemar_p_fabricated:.3g})  "
+            f"{r.config:28s} false reject {format_rate(r.false_reject_a)} -> {format_rate(r.false_reject_b)} (p={r.mcnemar_p_faithful:.3g})  "
+            f"false accept {format_rate(r.false_accept_a)} -> {format_rate(r.false_accept_b)} (p={r.mcnemar_p_fabricated:.3g})  "
             f"{r.n_changed} of {r.n_paired} verdicts changed{rules}",
             file=out,
         )
@@ -213,7 +231,8 @@ def cmd_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .dataset import fetch
+    require("eval", "quotelocate fetch")
+    from ..data.quoteset import fetch
 
     done = fetch(args.set, dest=args.dest)
     for warning in done.warnings:

@@ -30,7 +30,6 @@ characters name the line and column.
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
 import json
 import os
@@ -44,10 +43,21 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import yaml
 
-from . import paths
-from .chunks import Chunk, Chunking, load_chunks_file, make_chunks
-from .document import Document
-from .errors import ChunkError, ConfigError, DatasetError, DocumentError, FetchError, PaperNotFoundError
+from ..chunks import Chunk, Chunking, load_chunks_file, make_chunks
+from ..document import Document
+from ..errors import ChunkError, ConfigError, DatasetError, DocumentError, FetchError
+from . import papers
+from .papers import (
+    Paper,
+    PinCheck,
+    Resolved,
+    TextPin,
+    check_pin,
+    papers_search_path,
+    resolve,
+    sha256_file,
+)
+from .yaml_reader import SURROGATE, Validator, join_surrogate_pairs, kind, line_of, scan_events, walk_strings
 
 FORMAT_VERSION = 1
 
@@ -77,13 +87,11 @@ FABRICATED_TAGS = (
 """How a fabricated quote was made."""
 
 MAX_SET_BYTES = 32 * 1024 * 1024
-MAX_DEPTH = 16
 MAX_FETCH_BYTES = 256 * 1024 * 1024
 
 _NAME = re.compile(r"[a-z0-9-]+\Z")
 _ID = re.compile(r"[A-Za-z0-9._-]+\Z")
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}\Z")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 _TOP_KEYS = {"format", "name", "description", "paper", "chunking", "quotes"}
 _PAPER_KEYS = {"file", "sha256", "url", "version", "text"}
@@ -130,34 +138,8 @@ class Quote:
         return self.label == "faithful"
 
 
-@dataclass(frozen=True)
-class TextPin:
-    """The text fingerprint a set's anchors were checked on (see :attr:`Document.text_fingerprint`)."""
-
-    extractor: str = ""
-    extractor_version: str = ""
-    flags: int = 0
-    sha256: str = ""
-
-    def to_dict(self) -> dict:
-        return {
-            "extractor": self.extractor,
-            "extractor_version": self.extractor_version,
-            "flags": self.flags,
-            "sha256": self.sha256,
-        }
 
 
-@dataclass(frozen=True)
-class Paper:
-    """The pinned paper: bare ``file`` name, ``sha256`` of its bytes, download ``url``,
-    free-text ``version`` and the text fingerprint (None when the set has none)."""
-
-    file: str = ""
-    sha256: str = ""
-    url: str = ""
-    version: str = ""
-    text: TextPin | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -280,22 +262,6 @@ class QuoteSet:
     def __iter__(self) -> Iterator[Quote]:
         return iter(self.quotes)
 
-    def describe(self) -> dict:
-        """Provenance for evaluations and reports."""
-        doc = self.document()
-        return {
-            "name": self.name,
-            "path": str(self.path) if self.path else None,
-            "set_hash": self.set_hash,
-            "quotes": len(self.quotes),
-            "faithful": len(self.faithful),
-            "fabricated": len(self.fabricated),
-            "paper": self.paper.file,
-            "paper_sha256": doc.sha256,
-            "text_sha256": doc.text_sha256,
-            "warnings": list(self.warnings),
-        }
-
 
 # ---------------------------------------------------------------------------------------
 # Resolution of names and the papers search path
@@ -319,9 +285,9 @@ def resolve_set_path(path_or_name: str | os.PathLike) -> Path:
         raise DatasetError(
             f"{s!r}: not a bundled quote set name ({', '.join(BUNDLED_SETS)}) and not a path to a .yaml file"
         )
-    root = paths.DATASETS_DIR.resolve()
+    root = papers.DATASETS_DIR.resolve()
     rel = BUNDLED_SETS.get(s, f"{s}.yaml")
-    candidate = paths.DATASETS_DIR / rel
+    candidate = papers.DATASETS_DIR / rel
     resolved = candidate.resolve()
     if not resolved.is_relative_to(root):
         raise DatasetError(f"{s!r}: the set name resolves to {resolved}, outside the datasets folder {root}")
@@ -331,368 +297,40 @@ def resolve_set_path(path_or_name: str | os.PathLike) -> Path:
     return candidate
 
 
-def papers_search_path(papers_path: str | os.PathLike | Sequence[str | os.PathLike] | None = None) -> list[Path]:
-    """Folders searched for a pinned paper, in order.
-
-    ``papers_path`` (folders, or one string with ``os.pathsep`` separators) replaces
-    ``$QUOTELOCATE_PAPERS``; ``datasets/papers/`` and the user cache always follow.
-    """
-    if papers_path is None:
-        return paths.papers_search_path()
-    if isinstance(papers_path, (str, os.PathLike)):
-        folders = [Path(p) for p in os.fspath(papers_path).split(os.pathsep) if p]
-    else:
-        folders = [Path(p) for p in papers_path]
-    return folders + [paths.DATASETS_DIR / "papers", paths.cache_dir()]
 
 
-def _format_search_path(folders: Sequence[Path]) -> str:
-    return os.pathsep.join(str(f) for f in folders)
 
 
-@dataclass(frozen=True)
-class _Resolved:
-    path: Path
-    document: Document
-    warnings: tuple[str, ...]
 
 
-def _check_pin(paper: Paper, doc: Document, where: str) -> tuple[str, ...] | str:
-    """Warnings when ``doc`` satisfies the pin, else the reason it does not."""
-    warnings: list[str] = list(doc.warnings)
-    fp = doc.text_fingerprint
-    if doc.sha256.lower() == paper.sha256.lower():
-        if paper.text is not None and fp["sha256"] != paper.text.sha256:
-            warnings.append(
-                f"{where}: bytes match the pin but the extracted text differs from the pinned text "
-                f"fingerprint ({fp['extractor']} {fp['extractor_version']} vs {paper.text.extractor} "
-                f"{paper.text.extractor_version}); every anchor was re-verified"
-            )
-        return tuple(warnings)
-    if paper.text is None:
-        return f"expected sha256 {paper.sha256}, found {doc.sha256} (the set pins no text fingerprint)"
-    same_text = (
-        fp["sha256"] == paper.text.sha256
-        and fp["extractor"] == paper.text.extractor
-        and fp["flags"] == paper.text.flags
-    )
-    if not same_text:
-        return (
-            f"expected sha256 {paper.sha256}, found {doc.sha256}; expected text sha256 "
-            f"{paper.text.sha256} ({paper.text.extractor} {paper.text.extractor_version}, flags "
-            f"{paper.text.flags}), found {fp['sha256']} ({fp['extractor']} {fp['extractor_version']}, "
-            f"flags {fp['flags']})"
-        )
-    note = ""
-    if str(fp["extractor_version"]) != paper.text.extractor_version:
-        note = f"; extractor version {fp['extractor_version']} instead of {paper.text.extractor_version}"
-    warnings.append(
-        f"{where}: sha256 {doc.sha256} differs from the pinned {paper.sha256}, but the extracted "
-        f"text is identical (text sha256 {fp['sha256']}{note}); accepted"
-    )
-    return tuple(warnings)
 
 
-def _resolve(paper: Paper, folders: Sequence[Path], *, set_name: str, source: str) -> _Resolved:
-    candidates: list[Path] = []
-    for folder in folders:
-        p = folder / paper.file
-        if p.is_file() and p not in candidates:
-            candidates.append(p)
-    if not candidates:
-        raise PaperNotFoundError(
-            f"{source}: paper {paper.file!r} is not on the papers search path "
-            f"({_format_search_path(folders) or 'empty'}); run `quotelocate fetch {set_name}` "
-            "or set QUOTELOCATE_PAPERS to the folder that holds it"
-        )
-    # bytes that match the pin win wherever they are on the path
-    for p in candidates:
-        if _sha256_file(p) == paper.sha256.lower():
-            doc = _open(p, source)
-            pin = _check_pin(paper, doc, str(p))
-            assert not isinstance(pin, str)
-            return _Resolved(p, doc, pin)
-    refusals = []
-    for p in candidates:
-        doc = _open(p, source)
-        pin = _check_pin(paper, doc, str(p))
-        if not isinstance(pin, str):
-            return _Resolved(p, doc, pin)
-        refusals.append(f"{p}: {pin}")
-    raise DatasetError(f"{source}: paper {paper.file!r} does not match its pin: " + "; ".join(refusals))
 
 
-def resolve_paper(
-    paper: Paper,
-    *,
-    papers_path: str | os.PathLike | Sequence[str | os.PathLike] | None = None,
-    set_name: str = "SET",
-) -> Path:
-    """The file on the search path that satisfies ``paper``'s pin.
-
-    Bytes whose sha256 matches are used as is; other bytes with the same text
-    fingerprint are accepted (:func:`load_quote_set` records a warning); anything else
-    raises :class:`DatasetError` with the expected and found hashes. A missing file
-    raises :class:`PaperNotFoundError` naming the search path.
-    """
-    return _resolve(paper, papers_search_path(papers_path), set_name=set_name, source=paper.file).path
 
 
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
-def _open(path: Path, source: str) -> Document:
-    try:
-        return Document.open(path)
-    except DocumentError as exc:
-        raise DatasetError(f"{source}: paper: {exc}") from None
 
 
 # ---------------------------------------------------------------------------------------
 # Reading and validating the YAML
 
 
-def _line_of(data: bytes, pos: int) -> int:
-    return data[:pos].count(b"\n") + 1
 
 
-_RESOLVER = yaml.resolver.Resolver()
-_STR_TAG = "tag:yaml.org,2002:str"
 
 
-def _scan_events(text: str, source: str) -> dict[tuple, int]:
-    """Refuse tags, anchors, aliases, merge keys, duplicate and complex keys and deep
-    nesting by scanning the event stream (nothing is constructed); return the 1-based
-    line of every node, keyed by its path. Errors name the line, the quote and the field."""
-    lines: dict[tuple, int] = {}
-    ids: dict[int, str] = {}  # quotes[i] -> its id, once seen
-    # frames: [kind, path, keys, current key, next index]
-    stack: list[list[Any]] = []
-    documents = 0
-
-    def fail(path: tuple, line: int, message: str) -> DatasetError:
-        qid = ids.get(path[1]) if len(path) >= 2 and path[0] == "quotes" and isinstance(path[1], int) else None
-        return _Validator(source, {path: line}).fail(path, message, quote_id=qid)
-
-    def advance() -> None:
-        if stack:
-            top = stack[-1]
-            if top[0] == "map":
-                top[3] = None
-            else:
-                top[4] += 1
-
-    try:
-        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
-            line = ev.start_mark.line + 1 if ev.start_mark is not None else 0
-            if isinstance(ev, yaml.DocumentStartEvent):
-                documents += 1
-                if documents > 1:
-                    raise DatasetError(f"{source}: line {line}: more than one YAML document in the file")
-                continue
-            if isinstance(ev, yaml.CollectionEndEvent):
-                stack.pop()
-                advance()
-                continue
-            if not isinstance(ev, yaml.NodeEvent):
-                continue
-            top = stack[-1] if stack else None
-            is_key = top is not None and top[0] == "map" and top[3] is None
-            if top is None:
-                path: tuple = ()
-            elif is_key:
-                path = top[1] + (ev.value if isinstance(ev, yaml.ScalarEvent) else "?",)
-            elif top[0] == "map":
-                path = top[1] + (top[3],)
-            else:
-                path = top[1] + (top[4],)
-            if isinstance(ev, yaml.AliasEvent):
-                raise fail(path, line, f"YAML aliases (*{ev.anchor}) are not allowed in a quote set")
-            if ev.anchor is not None:
-                raise fail(path, line, f"YAML anchors (&{ev.anchor}) are not allowed in a quote set")
-            tag = getattr(ev, "tag", None)
-            if tag is not None:
-                shown = tag.replace("tag:yaml.org,2002:", "!!")
-                raise fail(path, line, f"YAML tags ({shown}) are not allowed in a quote set")
-            if is_key:
-                assert top is not None
-                if not isinstance(ev, yaml.ScalarEvent):
-                    raise fail(top[1], line, "a mapping key must be a plain string")
-                if ev.value == "<<" and ev.style is None:
-                    raise fail(top[1], line, "YAML merge keys (<<) are not allowed")
-                if ev.style is None and _RESOLVER.resolve(yaml.ScalarNode, ev.value, (True, False)) != _STR_TAG:
-                    raise fail(
-                        top[1], line,
-                        f"key {ev.value!r} is not read as a string by YAML 1.1 (yes/no/on/off, numbers and "
-                        "dates are coerced); quote it",
-                    )
-                if ev.value in top[2]:
-                    raise fail(path, line, f"duplicate key {ev.value!r}")
-                top[2].add(ev.value)
-                top[3] = ev.value
-                lines[path + ("__key__",)] = line
-                continue
-            lines[path] = line
-            if isinstance(ev, yaml.ScalarEvent):
-                if len(path) == 3 and path[0] == "quotes" and path[2] == "id" and isinstance(path[1], int):
-                    ids[path[1]] = ev.value
-                advance()
-            else:
-                if len(stack) >= MAX_DEPTH:
-                    raise fail(path, line, f"nested more than {MAX_DEPTH} levels deep")
-                kind = "map" if isinstance(ev, yaml.MappingStartEvent) else "seq"
-                stack.append([kind, path, set(), None, 0])
-    except yaml.reader.ReaderError as exc:  # a character YAML forbids (control characters, U+FFFE…)
-        line = text.count("\n", 0, exc.position) + 1
-        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        raise DatasetError(
-            f"{source}: line {line}, column {column}: not valid YAML (character U+{exc.character:04X} is not allowed)"
-            if isinstance(exc.character, int)
-            else f"{source}: line {line}, column {column}: not valid YAML ({exc.reason})"
-        ) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}: " if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise DatasetError(f"{source}: {where}not valid YAML ({problem})") from None
-    return lines
 
 
-def _dotted(path: tuple) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
 
 
-class _Validator:
-    """Builds the typed objects from the loaded YAML, failing with file, line, quote and field."""
-
-    def __init__(self, source: str, lines: Mapping[tuple, int]) -> None:
-        self.source = source
-        self.lines = lines
-
-    def fail(self, path: tuple, message: str, *, quote_id: str | None = None) -> DatasetError:
-        line = None
-        p = path
-        while True:  # the line of the field, else of the nearest enclosing node (the root too)
-            if p in self.lines:
-                line = self.lines[p]
-                break
-            if not p:
-                break
-            p = p[:-1]
-        head = f"{self.source}: line {line}" if line else self.source
-        parts = [head]
-        if len(path) >= 2 and path[0] == "quotes" and isinstance(path[1], int):
-            label = f"quote {quote_id!r}" if quote_id else "quote"
-            parts.append(f"{label} (quotes[{path[1]}])")
-            rest = path[2:]
-            if rest:
-                parts.append(f"field {_dotted(rest)!r}")
-        elif path:
-            parts.append(f"field {_dotted(path)!r}")
-        return DatasetError(": ".join(parts + [message]))
-
-    # -- typed getters -------------------------------------------------------------------
-    def mapping(self, value: Any, path: tuple, keys: set[str], *, required: Sequence[str], quote_id: str | None = None) -> dict:
-        if not isinstance(value, dict):
-            raise self.fail(path, f"expected a mapping, got {_kind(value)}", quote_id=quote_id)
-        for key in value:
-            if not isinstance(key, str):
-                raise self.fail(path, f"key {key!r} is not a string (YAML 1.1 coerced it; quote it)", quote_id=quote_id)
-        unknown = sorted(set(value) - keys)
-        if unknown:
-            raise self.fail(
-                path + (unknown[0],),
-                f"unknown field (allowed: {', '.join(sorted(keys))})",
-                quote_id=quote_id,
-            )
-        for key in required:
-            if key not in value:
-                raise self.fail(path + (key,), "missing required field", quote_id=quote_id)
-        return value
-
-    def string(
-        self,
-        value: Any,
-        path: tuple,
-        *,
-        quote_id: str | None = None,
-        pattern: re.Pattern | None = None,
-        allow_empty: bool = False,
-        what: str = "",
-    ) -> str:
-        if not isinstance(value, str):
-            raise self.fail(path, f"expected a string, got {_kind(value)}{_coercion_hint(value)}", quote_id=quote_id)
-        if not allow_empty and not value.strip():
-            raise self.fail(path, "must not be empty", quote_id=quote_id)
-        m = _SURROGATE.search(value)
-        if m:
-            raise self.fail(
-                path, f"contains a lone surrogate U+{ord(m.group()):04X} at index {m.start()}", quote_id=quote_id
-            )
-        if "\x00" in value:
-            raise self.fail(path, "contains a NUL character", quote_id=quote_id)
-        if pattern is not None and not pattern.match(value):
-            raise self.fail(path, f"{value!r} is not {what or 'valid'}", quote_id=quote_id)
-        return value
-
-    def integer(self, value: Any, path: tuple, *, minimum: int = 0, quote_id: str | None = None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(path, f"expected a whole number, got {_kind(value)}", quote_id=quote_id)
-        if value < minimum:
-            raise self.fail(path, f"must be >= {minimum}, got {value}", quote_id=quote_id)
-        return value
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing (null)"
-    if isinstance(value, bool):
-        return f"boolean {str(value).lower()}"
-    if isinstance(value, (_dt.date, _dt.datetime)):
-        return f"a date ({value.isoformat()})"
-    if isinstance(value, (int, float)):
-        return f"number {value!r}"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return f"string {value!r}"
-    return type(value).__name__
 
 
-def _coercion_hint(value: Any) -> str:
-    if isinstance(value, bool):
-        return " (YAML 1.1 reads unquoted yes/no/on/off/true/false as booleans; quote the value)"
-    if isinstance(value, (_dt.date, _dt.datetime)):
-        return " (YAML reads unquoted dates as dates; quote the value)"
-    if isinstance(value, (int, float)):
-        return " (YAML reads unquoted numbers as numbers; quote the value)"
-    return ""
 
 
-def _walk_strings(value: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            if isinstance(k, str):
-                yield path + (k, "__key__"), k
-            yield from _walk_strings(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _walk_strings(v, path + (i,))
 
 
 @dataclass(frozen=True)
@@ -733,24 +371,24 @@ def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
     except UnicodeDecodeError as exc:
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise DatasetError(
-            f"{source}: line {_line_of(data, exc.start)}, column {column}: not valid UTF-8 "
+            f"{source}: line {line_of(data, exc.start)}, column {column}: not valid UTF-8 "
             f"(byte {data[exc.start]:#04x} at offset {exc.start}; {exc.reason})"
         ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = _scan_events(text, source)
+    lines = scan_events(text, source)
     try:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as exc:  # the scan already parsed it; constructor errors remain
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
         raise DatasetError(f"{source}: {where}not a valid quote set ({getattr(exc, 'problem', exc)})") from None
-    v = _Validator(source, lines)
+    v = Validator(source, lines)
     if raw is None:
         raise DatasetError(f"{source}: the file is empty")
-    raw = _join_surrogate_pairs(raw)
-    for spath, s in _walk_strings(raw, ()):
-        m = _SURROGATE.search(s)
+    raw = join_surrogate_pairs(raw)
+    for spath, s in walk_strings(raw, ()):
+        m = SURROGATE.search(s)
         if m:
             shown = spath[:-1] if spath and spath[-1] == "__key__" else spath
             qid = _quote_id_at(raw, shown)
@@ -758,7 +396,7 @@ def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
     top = v.mapping(raw, (), _TOP_KEYS, required=("format", "name", "paper", "quotes"))
     fmt = top["format"]
     if isinstance(fmt, bool) or not isinstance(fmt, int):
-        raise v.fail(("format",), f"expected the integer {FORMAT_VERSION}, got {_kind(fmt)}")
+        raise v.fail(("format",), f"expected the integer {FORMAT_VERSION}, got {kind(fmt)}")
     if fmt != FORMAT_VERSION:
         raise v.fail(("format",), f"unsupported format {fmt}; this version of quotelocate reads format {FORMAT_VERSION}")
     name = v.string(top["name"], ("name",), pattern=_NAME, what="a set name ([a-z0-9-]+)")
@@ -782,21 +420,8 @@ def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
     )
 
 
-_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 
 
-def _join_surrogate_pairs(value: Any) -> Any:
-    """JSON-style escapes of a character outside the BMP (``"\\ud83d\\ude00"``) as the
-    one character they encode; a surrogate without its partner stays, to be refused."""
-    if isinstance(value, str):
-        if not _SURROGATE.search(value):
-            return value
-        return _PAIR.sub(lambda m: m.group().encode("utf-16-le", "surrogatepass").decode("utf-16-le"), value)
-    if isinstance(value, dict):
-        return {_join_surrogate_pairs(k): _join_surrogate_pairs(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_join_surrogate_pairs(v) for v in value]
-    return value
 
 
 def _quote_id_at(raw: Any, path: tuple) -> str | None:
@@ -804,12 +429,12 @@ def _quote_id_at(raw: Any, path: tuple) -> str | None:
         quotes = raw.get("quotes")
         if isinstance(quotes, list) and isinstance(path[1], int) and path[1] < len(quotes):
             q = quotes[path[1]]
-            if isinstance(q, dict) and isinstance(q.get("id"), str) and not _SURROGATE.search(q["id"]):
+            if isinstance(q, dict) and isinstance(q.get("id"), str) and not SURROGATE.search(q["id"]):
                 return q["id"]
     return None
 
 
-def _read_paper(v: _Validator, value: Any) -> Paper:
+def _read_paper(v: Validator, value: Any) -> Paper:
     p = v.mapping(value, ("paper",), _PAPER_KEYS, required=("file", "sha256"))
     file = v.string(p["file"], ("paper", "file"))
     if Path(file).name != file or file in (".", "..") or "\\" in file:
@@ -835,7 +460,7 @@ def _read_paper(v: _Validator, value: Any) -> Paper:
     return Paper(file=file, sha256=sha, url=url, version=version, text=text)
 
 
-def _read_chunking(v: _Validator, value: Any, set_path: Path) -> tuple[Chunking, Path | None]:
+def _read_chunking(v: Validator, value: Any, set_path: Path) -> tuple[Chunking, Path | None]:
     if value is None:
         return Chunking(), None
     c = v.mapping(value, ("chunking",), _CHUNKING_KEYS, required=())
@@ -858,9 +483,9 @@ def _read_chunking(v: _Validator, value: Any, set_path: Path) -> tuple[Chunking,
         raise v.fail(("chunking",), str(exc)) from None
 
 
-def _read_quotes(v: _Validator, value: Any) -> tuple[Quote, ...]:
+def _read_quotes(v: Validator, value: Any) -> tuple[Quote, ...]:
     if not isinstance(value, list):
-        raise v.fail(("quotes",), f"expected a list of quotes, got {_kind(value)}")
+        raise v.fail(("quotes",), f"expected a list of quotes, got {kind(value)}")
     if not value:
         raise v.fail(("quotes",), "the list of quotes is empty")
     out: list[Quote] = []
@@ -885,7 +510,7 @@ def _read_quotes(v: _Validator, value: Any) -> tuple[Quote, ...]:
         text = v.string(q["text"], path + ("text",), quote_id=qid, allow_empty=label == "fabricated")
         tags_raw = q["tags"]
         if not isinstance(tags_raw, list):
-            raise v.fail(path + ("tags",), f"expected a list of tags, got {_kind(tags_raw)}", quote_id=qid)
+            raise v.fail(path + ("tags",), f"expected a list of tags, got {kind(tags_raw)}", quote_id=qid)
         if not tags_raw:
             raise v.fail(path + ("tags",), "at least one tag is required", quote_id=qid)
         allowed = FAITHFUL_TAGS if label == "faithful" else FABRICATED_TAGS
@@ -926,7 +551,7 @@ def _read_quotes(v: _Validator, value: Any) -> tuple[Quote, ...]:
 
 def _check_quote_fields(q: Quote, source: str, index: int) -> None:
     """The same checks as the YAML reader, for quotes built in code."""
-    v = _Validator(source, {})
+    v = Validator(source, {})
     path = ("quotes", index)
     v.string(q.text, path + ("text",), quote_id=q.id, allow_empty=not q.faithful)
     if q.label not in LABELS:
@@ -957,7 +582,7 @@ def _verify_anchors(
     *,
     lines: Mapping[tuple, int],
 ) -> None:
-    v = _Validator(source, lines)
+    v = Validator(source, lines)
     n = len(doc.text)
     for i, q in enumerate(quotes):
         path = ("quotes", i)
@@ -986,6 +611,91 @@ def _verify_anchors(
                 f"anchor drifted: offset {a.start} is on page {page} now, the set says page {a.page}",
                 quote_id=q.id,
             )
+
+
+def _yaml_string(value: str) -> str:
+    """A YAML double-quoted scalar (JSON string syntax is a subset of it)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def quote_set_yaml(
+    *,
+    name: str,
+    description: str,
+    paper: Paper,
+    quotes: Sequence[Quote],
+    chunking: Chunking | None = None,
+    header: str = "",
+) -> str:
+    """A quote set file (format 1) as text, every string double-quoted so that nothing
+    is read back as another type. The one writer the generators and builders share.
+
+    >>> print(quote_set_yaml(name="tiny", description="", paper=Paper(file="p.pdf", sha256="0" * 64),
+    ...       quotes=[Quote(id="q1", text="no", label="fabricated", tags=("case",))]))
+    format: 1
+    name: tiny
+    description: ""
+    paper:
+      file: "p.pdf"
+      sha256: "0000000000000000000000000000000000000000000000000000000000000000"
+    quotes:
+      - id: q1
+        text: "no"
+        label: fabricated
+        tags: [case]
+    <BLANKLINE>
+    """
+    q = _yaml_string
+    out = [f"# {header}"] if header else []
+    out += ["format: 1", f"name: {name}", f"description: {q(description)}", "paper:", f"  file: {q(paper.file)}"]
+    out.append(f"  sha256: {q(paper.sha256)}")
+    if paper.url:
+        out.append(f"  url: {q(paper.url)}")
+    if paper.version:
+        out.append(f"  version: {q(paper.version)}")
+    if paper.text is not None:
+        t = paper.text
+        out += ["  text:", f"    extractor: {t.extractor}", f"    extractor_version: {q(t.extractor_version)}",
+                f"    flags: {t.flags}", f"    sha256: {q(t.sha256)}"]
+    if chunking is not None:
+        out += ["chunking:", f"  size: {chunking.size}", f"  overlap: {chunking.overlap}", f"  group_size: {chunking.group_size}"]
+    out.append("quotes:")
+    for quote in quotes:
+        out.append(f"  - id: {quote.id}")
+        out.append(f"    text: {q(quote.text)}")
+        out.append(f"    label: {quote.label}")
+        out.append(f"    tags: [{', '.join(quote.tags)}]")
+        if quote.cited_chunk is not None:
+            out.append(f"    cited_chunk: {quote.cited_chunk}")
+        if quote.anchor is not None:
+            a = quote.anchor
+            out += ["    anchor:", f"      page: {a.page}", f"      start: {a.start}", f"      end: {a.end}", f"      text: {q(a.text)}"]
+        if quote.note:
+            out.append(f"    note: {q(quote.note)}")
+    return "\n".join(out) + "\n"
+
+
+def dump_quote_set(data: Mapping[str, Any], *, header: str = "") -> str:
+    """A set assembled as a format-1 mapping (as ``yaml.safe_load`` reads one back),
+    written by :func:`quote_set_yaml`. Loading the text validates it."""
+    p = data["paper"]
+    pin = p.get("text")
+    quotes = [
+        Quote(id=q["id"], text=q["text"], label=q["label"], tags=tuple(q["tags"]), cited_chunk=q.get("cited_chunk"),
+              anchor=Anchor(**q["anchor"]) if q.get("anchor") else None, note=q.get("note", ""))
+        for q in data["quotes"]
+    ]
+    return quote_set_yaml(
+        name=data["name"],
+        description=data.get("description", ""),
+        paper=Paper(
+            file=p["file"], sha256=p["sha256"], url=p.get("url", ""), version=p.get("version", ""),
+            text=None if pin is None else TextPin(str(pin["extractor"]), str(pin["extractor_version"]), int(pin["flags"]), str(pin["sha256"])),
+        ),
+        chunking=Chunking(**data["chunking"]) if data.get("chunking") else None,
+        quotes=quotes,
+        header=header,
+    )
 
 
 def _quote_to_dict(q: Quote) -> dict:
@@ -1022,16 +732,16 @@ def load_quote_set(
     """
     spec = _read_spec(path_or_name)
     if document is not None:
-        pin = _check_pin(spec.paper, document, document.name)
-        if isinstance(pin, str):
-            raise DatasetError(f"{spec.source}: paper {spec.paper.file!r} ({document.name}) does not match its pin: {pin}")
-        resolved = _Resolved(Path(document.name), document, pin)
+        pin = check_pin(spec.paper, document, document.name)
+        if not pin.ok:
+            raise DatasetError(f"{spec.source}: paper {spec.paper.file!r} ({document.name}) does not match its pin: {pin.reason}")
+        resolved = Resolved(Path(document.name), document, pin.warnings)
     else:
         folders = papers_search_path(papers_path)
         set_folder = spec.path.parent
         if set_folder not in folders:
             folders = folders + [set_folder]
-        resolved = _resolve(spec.paper, folders, set_name=_fetch_name(path_or_name, spec), source=spec.source)
+        resolved = resolve(spec.paper, folders, set_name=_fetch_name(path_or_name, spec), source=spec.source)
     doc = resolved.document
     if spec.chunk_file is not None:
         try:
@@ -1103,12 +813,12 @@ def fetch(
         shipped = spec.path.parent / paper.file
         if shipped.is_file():
             try:
-                doc = Document.open(shipped) if _sha256_file(shipped) != paper.sha256 else None
+                doc = Document.open(shipped) if sha256_file(shipped) != paper.sha256 else None
             except DocumentError as exc:
                 raise FetchError(f"{spec.source}: {exc}") from None
-            pin = _check_pin(paper, doc, str(shipped)) if doc is not None else ()
-            if not isinstance(pin, str):
-                return Fetched(path=shipped, sha256=_sha256_file(shipped), downloaded=False, warnings=pin)
+            pin = check_pin(paper, doc, str(shipped)) if doc is not None else PinCheck(True)
+            if pin.ok:
+                return Fetched(path=shipped, sha256=sha256_file(shipped), downloaded=False, warnings=pin.warnings)
         raise FetchError(
             f"{spec.source}: field 'paper.url': {paper.url!r} is not an http(s) URL; "
             f"{paper.file!r} ships with the set, there is nothing to download"
@@ -1117,15 +827,15 @@ def fetch(
         # a pinned copy already on the papers search path needs no download
         for candidate in papers_search_path():
             present = candidate / paper.file
-            if present.is_file() and _sha256_file(present) == paper.sha256:
+            if present.is_file() and sha256_file(present) == paper.sha256:
                 return Fetched(path=present, sha256=paper.sha256, downloaded=False)
-    folder = Path(dest) if dest is not None else paths.cache_dir()
+    folder = Path(dest) if dest is not None else papers.cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise FetchError(f"{folder}: cannot create the download folder ({exc.strerror})") from None
     target = folder / paper.file
-    if target.is_file() and _sha256_file(target) == paper.sha256:
+    if target.is_file() and sha256_file(target) == paper.sha256:
         return Fetched(path=target, sha256=paper.sha256, downloaded=False)
     if target.exists() or target.is_symlink():
         # someone's file under the paper's name: kept if its text satisfies the pin, never replaced
@@ -1134,11 +844,11 @@ def fetch(
             existing = Document.open(target) if target.is_file() else None
         except DocumentError:
             pass
-        pin = _check_pin(paper, existing, str(target)) if existing is not None else "it cannot be opened"
-        if not isinstance(pin, str):
-            return Fetched(path=target, sha256=_sha256_file(target), downloaded=False, warnings=pin)
+        pin = check_pin(paper, existing, str(target)) if existing is not None else PinCheck(False, reason="it cannot be opened")
+        if pin.ok:
+            return Fetched(path=target, sha256=sha256_file(target), downloaded=False, warnings=pin.warnings)
         raise FetchError(
-            f"{target}: already exists and does not match the pin of {spec.source} ({pin}); "
+            f"{target}: already exists and does not match the pin of {spec.source} ({pin.reason}); "
             "not overwritten: move it away and fetch again"
         )
     fd, tmp_name = tempfile.mkstemp(prefix=f".{paper.file}.", suffix=".part", dir=folder)
@@ -1177,10 +887,10 @@ def fetch(
                 raise FetchError(f"{paper.url}: expected sha256 {paper.sha256}, found {digest}; and {exc}") from None
             if doc is None:
                 raise FetchError(f"{paper.url}: expected sha256 {paper.sha256}, found {digest} (not a PDF)")
-            pin = _check_pin(paper, doc, paper.url)
-            if isinstance(pin, str):
-                raise FetchError(f"{paper.url}: downloaded file does not match the pin of {spec.source}: {pin}")
-            warnings = pin
+            pin = check_pin(paper, doc, paper.url)
+            if not pin.ok:
+                raise FetchError(f"{paper.url}: downloaded file does not match the pin of {spec.source}: {pin.reason}")
+            warnings = pin.warnings
         os.replace(tmp, target)
         return Fetched(path=target, sha256=digest, downloaded=True, warnings=warnings)
     finally:
@@ -1190,4 +900,4 @@ def fetch(
 
 def bundled_sets() -> dict[str, Path]:
     """Bundled set names and the files they resolve to (whether or not they exist yet)."""
-    return {name: paths.DATASETS_DIR / rel for name, rel in BUNDLED_SETS.items()}
+    return {name: papers.DATASETS_DIR / rel for name, rel in BUNDLED_SETS.items()}

@@ -3,7 +3,7 @@
 ``quotelocate report RUN --out report.html``: ``RUN`` is a run id in the run store
 (see ``quotelocate runs``) or a path to a run JSON file (what ``Evaluation.to_json``
 writes, e.g. the workbench's "Download run (JSON)"). Registered by
-:func:`quotelocate.cli.build_parser` through :func:`add_parsers`.
+:func:`quotelocate.interface.cli.build_parser` through :func:`add_parsers`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,14 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from .errors import ConfigError, QuotelocateError, RunStoreError
-from .evaluate import Evaluation
+from ..errors import ConfigError, QuotelocateError, RunStoreError
+from .eval_commands import add_store_option, store_path
+from .extras import require
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..evaluation.result import Evaluation
 
 MAX_RUN_JSON_BYTES = 512 * 1024 * 1024
 
@@ -25,7 +29,7 @@ def add_parsers(sub: "argparse._SubParsersAction") -> None:
     p = sub.add_parser("report", help="write a self-contained offline HTML report of a stored run")
     p.add_argument("run", metavar="RUN", help="run id in the run store, or a path to a run JSON file")
     p.add_argument("--out", default="report.html", metavar="FILE", help="output file (default report.html; - for stdout)")
-    p.add_argument("--store", metavar="FILE", help="run store file (default $QUOTELOCATE_RUNS or the user data folder)")
+    add_store_option(p)
     p.add_argument("--title", help="report title (default: quotelocate evaluation: SET)")
     p.add_argument("--force", action="store_true", help="replace an existing output file")
     p.set_defaults(handler=cmd_report)
@@ -38,13 +42,15 @@ def load_run(run: str, *, store: str | None = None) -> Evaluation:
     if path.is_file():
         return _read_run_json(path)
     if run.strip().isdigit():
-        from .runstore import RunStore
+        from ..evaluation.runstore import RunStore
 
         return RunStore(store).load(int(run))
     raise RunStoreError(f"{run}: neither a run JSON file nor a run id (see `quotelocate runs`)")
 
 
 def _read_run_json(path: Path) -> Evaluation:
+    from ..evaluation.result import Evaluation
+
     size = path.stat().st_size
     if size > MAX_RUN_JSON_BYTES:
         raise RunStoreError(f"{path}: {size} bytes is too large for a run JSON file")
@@ -78,9 +84,10 @@ def _write_atomically(path: Path, text: str) -> None:
 
 
 def cmd_report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .report import render_html
+    require("eval", "quotelocate report")
+    from ..evaluation.report import render_html
 
-    evaluation = load_run(args.run, store=args.store)
+    evaluation = load_run(args.run, store=store_path(args, err))
     html = render_html(evaluation, title=args.title)
     if args.out == "-":
         out.write(html)

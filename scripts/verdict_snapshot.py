@@ -1,0 +1,64 @@
+"""Write, or compare against, every bundled set's per-quote verdicts.
+
+A change that should not move any verdict (a refactor, a new module layout) is checked
+by taking a snapshot before it and comparing after it:
+
+    python scripts/verdict_snapshot.py --out before.json
+    ... change the code ...
+    python scripts/verdict_snapshot.py --compare before.json
+
+Each bundled set is located under every preset with its own chunking and cited chunks;
+the snapshot keeps every field of ``Verdict.to_dict`` except the highlight boxes'
+rounding-sensitive floats, which are kept too (they come from the same extraction).
+Exit 0 when nothing differs, 1 when some verdict differs (each one is listed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from quotelocate import PRESETS, Locator, load_quote_set, preset
+
+
+def snapshot(set_names: list[str]) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for name in set_names:
+        qs = load_quote_set(name)
+        for preset_name in sorted(PRESETS):
+            locator = Locator(qs.document(), preset(preset_name), chunking=qs.chunking, chunks=qs.chunks)
+            for q in qs:
+                v = locator.locate(q.text, cited_chunk=q.cited_chunk)
+                out[f"{name}/{preset_name}/{q.id}"] = v.to_dict()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sets", nargs="+", default=["synthetic", "attention-v7", "attention-v5"])
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--out", help="write the snapshot to this JSON file")
+    g.add_argument("--compare", help="compare against a snapshot written earlier")
+    args = p.parse_args(argv)
+    now = snapshot(args.sets)
+    if args.out:
+        with open(args.out, "x", encoding="utf-8") as f:  # never replace an earlier snapshot
+            json.dump(now, f, ensure_ascii=False, sort_keys=True)
+        print(f"{len(now)} verdicts written to {args.out}")
+        return 0
+    with open(args.compare, encoding="utf-8") as f:
+        before = json.load(f)
+    differ = 0
+    for key in sorted(before.keys() | now.keys()):
+        a, b = before.get(key), now.get(key)
+        if a != b:
+            differ += 1
+            fields = sorted(k for k in (a or {}).keys() | (b or {}).keys() if (a or {}).get(k) != (b or {}).get(k))
+            print(f"{key}: differs in {', '.join(fields)}")
+    print(f"{len(now)} verdicts compared, {differ} differ")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
