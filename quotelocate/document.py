@@ -464,7 +464,9 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                     at += n
                 line_text = "".join(span.get("text", "") for span in spans)
                 if len(spans) > 1:
-                    markers.extend([offset + a, offset + b] for a, b in raised_markers(spans, line_text))
+                    sizes = [float(span.get("size", 0.0)) for span in spans]
+                    if min(sizes) <= MARKER_SIZE_RATIO * max(sizes):  # else no span is set smaller
+                        markers.extend([offset + a, offset + b] for a, b in raised_markers(spans, line_text))
                 parts.append(line_text)
                 parts.append("\n")
                 lines.append([
