@@ -68,6 +68,10 @@ BOOL_RULES = {
     "furniture": "Drop page furniture",
     "layout": "Layout reading order",
     "word_boundaries": "Whole words only",
+    "accents": "Compose spacing accents (c¸ → ç)",
+    "markers": "Raised markers may be left out or kept",
+    "suspended_hyphens": "Suspended hyphens (pre- and post-)",
+    "math_spacing": "Ignore spaces next to math symbols",
 }
 
 

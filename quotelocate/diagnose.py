@@ -7,11 +7,13 @@ cause. Exact probes run first (a case-folded, digit-masked, marker-stripped or
 punctuation-stripped copy of the document that contains the quote names the cause with
 certainty); the fuzzy alignment decides the rest.
 
-Causes: ``partial-word``, ``unverifiable-page``, ``invisible-text``, ``confusable-character``, ``case-differs``, ``number-changed``,
-``marker-missing``, ``punctuation-differs``, ``spliced``, ``word-missing``,
-``word-added``, ``word-changed``, ``not-in-document``, and ``too-long-to-diagnose``
-for a quote longer than :data:`DIAGNOSE_CHARS` (only reached when the quote length
-limit ``Rules.max_chars`` is raised or off), which is rejected without a search.
+Causes: ``partial-word``, ``marker-glued``, ``accent-split``, ``cross-flow``,
+``unverifiable-page``, ``invisible-text``, ``confusable-character``, ``case-differs``,
+``number-changed``, ``marker-missing``, ``punctuation-differs``, ``spliced``,
+``word-missing``, ``word-added``, ``word-changed``, ``not-in-document``, and
+``too-long-to-diagnose`` for a quote longer than :data:`DIAGNOSE_CHARS` (only reached
+when the quote length limit ``Rules.max_chars`` is raised or off), which is rejected
+without a search.
 """
 
 from __future__ import annotations
@@ -27,12 +29,17 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from .kgrams import K, skeleton, skeleton_with_map
+from .normalize import _apply_text, compose_accents
+from .prepare import prepare
 
 if TYPE_CHECKING:
     from .locate import Locator
 
 Cause = Literal[
     "partial-word",
+    "marker-glued",
+    "accent-split",
+    "cross-flow",
     "unverifiable-page",
     "invisible-text",
     "confusable-character",
@@ -133,6 +140,13 @@ DIAGNOSE_CHARS = 20_000
 _DIGIT = re.compile(r"\d")
 _MARKER = re.compile(r" ?\[\^?\d+(?:\s*[,\u2013-]\s*\d+)*\]")
 _WORDS = re.compile(r"\w+|[^\w\s]")
+_GLUED_ITEM = r"(?:\d{1,3}|[*\u2217\u2020\u2021\u00a7\u00b6\u00b9\u00b2\u00b3\u2070\u2074-\u2079])"
+_GLUED_LIST = rf"{_GLUED_ITEM}+(?:[,\u2013\u2014-]{_GLUED_ITEM}+)*"
+_GLUED = re.compile(rf"{_GLUED_LIST}(?=[\s,.;:)\]]|$)")
+"""A footnote or citation marker as text: digits, superscripts, symbols, lists and ranges."""
+_UNGLUE = re.compile(rf"(?:(?<=[^\W\d_]{{2}})|(?<=[^\W\d_][,.;:])){_GLUED_LIST}(?=[\s,.;:)\]]|$)")
+"""A marker glued to a word of two or more letters, or to punctuation after a letter
+("models3", "text,2"; not the decimals of "0.5")."""
 # Letters of other scripts that look like Latin ones (a small, common subset of
 # Unicode's confusables list).
 _CONFUSABLES = str.maketrans(
@@ -166,6 +180,9 @@ class Diagnoser:
         self._masked: str | None = None
         self._unmarked: str | None = None
         self._unpunct: str | None = None
+        self._unglued: str | None = None
+        self._accented: str | None = None
+        self._flat: str | None = None
 
     def prepare(self) -> "Diagnoser":
         """Build every probe copy of the document now (otherwise the first rejection
@@ -198,6 +215,69 @@ class Diagnoser:
             self._unpunct = _strip_punct(self.text)
         return self._unpunct
 
+    def _key(self, text: str) -> str:
+        """``text`` as the locator searches it: without optional hyphens when
+        ``hyphenation="both"`` (the probes below compare such keys)."""
+        return skeleton(text) if self.locator._skel_map is not None else text
+
+    @property
+    def unglued(self) -> str:
+        """The search key of the text without markers glued to words ("models3" -> "models")."""
+        if self._unglued is None:
+            self._unglued = self._key(_UNGLUE.sub("", self.text))
+        return self._unglued
+
+    @property
+    def accented(self) -> str:
+        """The search key of the text with spacing accents composed ("Franc\u00b8ois" -> "François")."""
+        if self._accented is None:
+            self._accented = self._key(_apply_text(self.text, compose_accents(self.text)))
+        return self._accented
+
+    @property
+    def flat(self) -> str:
+        """The text normalized under the same rules but read as extracted, without the
+        layout reading order: what runs from one flow into another is contiguous here."""
+        if self._flat is None:
+            loc = self.locator
+            doc, rules = loc.document, loc.rules
+            if not rules.layout or doc.kind != "pdf":
+                self._flat = ""
+            else:
+                self._flat = self._key(prepare(doc, rules.replace(layout=False)).text)
+        return self._flat
+
+    def _glued_marker(self, text: str, end: int) -> str | None:
+        """What a match ending at ``end`` of ``text`` is glued to, when that is a
+        footnote or citation marker ("models|3", "text,|2")."""
+        if end < len(text) and end > 0 and (text[end - 1].isalpha() or text[end - 1] in ",.;:"):
+            m = _GLUED.match(text, end)
+            if m:
+                word = text[max(text.rfind(" ", 0, end) + 1, 0) : end]
+                return self._marker_detail(m.group(), word)
+        return None
+
+    def _marker_detail(self, marker: str, word: str) -> str:
+        how = (
+            "it is not set smaller and raised in the document, so it reads as part of the word"
+            if self.locator.rules.markers
+            else "the markers rule reads raised markers apart from the word"
+        )
+        return f"the document has the marker '{marker}' glued to '{word}' ({how})"
+
+    def _unglued_detail(self, unglued: str, idx: int, n: int) -> str:
+        """Name the glued marker inside a quote found at ``idx`` of :attr:`unglued`."""
+        text, removed = self._key(self.text), 0
+        for m in _UNGLUE.finditer(text):
+            at = m.start() - removed
+            if at > idx + n:
+                break
+            if at >= idx:
+                word = text[text.rfind(" ", 0, m.start()) + 1 : m.start()]
+                return self._marker_detail(m.group(), word)
+            removed += len(m.group())
+        return self._marker_detail("?", "a word")
+
     def _probe_cause(self, q: str) -> tuple[str, str] | None:
         at = self.text.find(q)
         if at >= 0:
@@ -208,7 +288,30 @@ class Diagnoser:
             end = self.locator.norm.ends[at + len(q) - 1]
             if any(s < end and start < e for s, e in self.locator.document.hidden):
                 return "invisible-text", f"the text on page {page} is invisible (hidden, white or tiny)"
+            glued = self._glued_marker(self.text, at + len(q))
+            if glued:
+                return "marker-glued", glued
             return "partial-word", "the text occurs only as part of a longer word, ligature or character"
+        key = self._key(q)
+        skel = self.locator._skel
+        at = skel.find(key)
+        if at >= 0:  # found up to hyphens: a marker at its end, or a hyphen that differs
+            glued = self._glued_marker(skel, at + len(key))
+            if glued:
+                return "marker-glued", glued
+        elif _UNGLUE.search(self.text) and (idx := self.unglued.find(key)) >= 0:
+            return "marker-glued", self._unglued_detail(self.unglued, idx, len(key))
+        elif not self.locator.rules.accents and key in self.accented:
+            return "accent-split", (
+                "the document spells an accented letter as the letter and a spacing accent "
+                "('c\u00b8' for 'ç', 'a\u00a8' for 'ä'); the accents rule composes them"
+            )
+        flat = self.flat if at < 0 else ""
+        if flat and key in flat:
+            return "cross-flow", (
+                "the text runs from one flow of the page into another (body text into a footnote, "
+                "caption, table or another column): contiguous as extracted, not in reading order"
+            )
         if _CONFUSABLE_RE.search(q) and q.translate(_CONFUSABLES) in self.text:
             odd = sorted({c for c in q if c.translate(_CONFUSABLES) != c})
             names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in odd)

@@ -38,8 +38,11 @@ from .normalize import (
     HYPHEN_DROP,
     HYPHEN_KEEP,
     LAYOUT,
+    MARKER_KEPT,
+    MARKER_OMITTED,
     OPTIONAL,
     Rules,
+    _positions_with,
     cluster_boundary,
     flag_names,
     is_word_char,
@@ -177,6 +180,8 @@ class Locator:
         self._index = kgram_index(self._skel)
         _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
         self._jumps = self.norm.jumps
+        self._markers = self._marker_gaps() if rules.markers else {}
+        self._marker_positions = sorted(self._markers)
         self._unverifiable = sorted([(p.start, p.end) for p in document.pages if not p.verifiable] + list(document.hidden))
         self._diag: Any = None
         self._template: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Verdict)}
@@ -221,6 +226,8 @@ class Locator:
             )  # fmt: skip
 
         occurrences = self._find(q)
+        if not occurrences and self._markers and _QUOTE_MARKER.search(q):
+            occurrences = self._find_marked(q)
         if not occurrences and self.rules.ellipsis == "fragments" and _ELLIPSIS_RE.search(q):
             occurrences = self._find_fragments(q)
         if not occurrences:
@@ -319,6 +326,66 @@ class Locator:
             words = word_count(q)
             return f"quote is too short to mean anything: {words} words (< {self.rules.min_words})"
         return ""
+
+    def _marker_gaps(self) -> dict[int, str]:
+        """Normalized position -> the raised marker removed just before it (``markers``)."""
+        norm, original = self.norm, self.document.text
+        out = {}
+        for p in _positions_with(norm.gaps, MARKER_OMITTED):
+            if 0 < p < len(norm.text):
+                out[p] = marker_key(original[norm.ends[p - 1] : norm.starts[p]])
+        return out
+
+    def _find_marked(self, q: str) -> list[_Occurrence]:
+        """Occurrences of a quote that keeps some raised markers of the document, as
+        digits, superscripts or in brackets ("models3", "models\u00b3", "models [3]").
+
+        Marker-like pieces of the quote are taken out (every subset, all of them first,
+        for up to four pieces) and the rest is searched; each piece taken out must stand
+        where the document has a removed marker with the same content. Anything else,
+        a bracketed citation included, stays verbatim.
+        """
+        pieces = list(_QUOTE_MARKER.finditer(q))[:8]
+        if not pieces:
+            return []
+        k = len(pieces)
+        full = (1 << k) - 1
+        masks = [full] + ([m for m in range(full - 1, 0, -1)] if k <= 4 else [])
+        positions, text = self._marker_positions, self._text
+        for mask in masks:
+            parts, removed, prev, cut = [], [], 0, 0
+            for i, m in enumerate(pieces):
+                if not mask >> i & 1:
+                    continue
+                parts.append(q[prev : m.start()])
+                cut += m.start() - prev
+                removed.append((cut, marker_key(m.group())))
+                prev = m.end()
+            parts.append(q[prev:])
+            q2 = "".join(parts)
+            if not q2.strip() or self._invalid_reason(q2.strip()):
+                continue
+            out = []
+            for o in self._find(q2):
+                lo, hi = bisect_left(positions, o.a + 1), bisect_right(positions, o.b)
+                inside = positions[lo:hi]
+                claimed: set[int] = set()
+                for r, key in removed:
+                    want = skeleton(q2[:r])
+                    for p in inside:
+                        if p not in claimed and self._markers[p] == key and skeleton(text[o.a : p]) == want:
+                            claimed.add(p)
+                            break
+                    else:
+                        break
+                if len(claimed) == len(removed):
+                    flags = (o.flags & ~MARKER_OMITTED) | MARKER_KEPT
+                    if any(p not in claimed for p in inside):
+                        flags |= MARKER_OMITTED  # others left out
+                    out.append(o._replace(flags=flags))
+            if out:
+                return out
+        return []
 
     def _material(self, scope: str, cited_chunk: int | None) -> tuple[int, int]:
         if scope == "document":
@@ -420,6 +487,8 @@ class Locator:
             if self._unverifiable and any(s < end and start < e for s, e in self._unverifiable):
                 continue
             flags = norm.rule_flags(a, b)
+            if b in self._markers:
+                flags |= MARKER_OMITTED  # the match ends right before a removed marker
             if decided:
                 flags = (flags & ~HYPHEN_KEEP) | decided
             out.append(_Occurrence(a, b, start, end, flags, segments))
@@ -612,6 +681,28 @@ class Locator:
             text[verdict.start : verdict.end],
             text[verdict.end : verdict.end + width],
         )
+
+
+_MARKER_ITEM = r"(?:\d{1,3}|[*\u2217\u2020\u2021\u00a7\u00b6#$+\u22c6])"
+_MARKER_LIST = rf"{_MARKER_ITEM}(?:[,\u2010\u2013\u2014-]{_MARKER_ITEM})*"
+_SUPERSCRIPTS = "\u00b9\u00b2\u00b3\u2070\u2074-\u2079"
+_QUOTE_MARKER = re.compile(
+    rf"(?<=[^\W\d_]){_MARKER_LIST}(?=[\s,.;:)\]]|$)"  # glued to a word: models3, brain1-3
+    rf"|(?<=[,.;:]){_MARKER_LIST}(?=[\s)\]]|$)"  # after punctuation: text,2 and
+    rf"|(?<=\S)[{_SUPERSCRIPTS}]+(?:[,\u2013\u207b-][{_SUPERSCRIPTS}]+)*"  # superscript digits
+    rf"|\s?\[{_MARKER_LIST}\]"  # in brackets: models [3]
+)
+"""Pieces of a quote that may stand for a raised marker of the document."""
+_MARKER_FOLD = str.maketrans(
+    "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u2217\u2010\u2013\u2014\u2212\u207b\u22c6",
+    "0123456789*-----*",
+)
+
+
+def marker_key(text: str) -> str:
+    """A marker's content compared between quote and document: superscript digits as
+    digits, any dash as "-", no brackets or spaces ("[1\u20133]", "\u00b9-\u00b3" and "1-3" agree)."""
+    return "".join(text.translate(_MARKER_FOLD).replace("[", "").replace("]", "").split())
 
 
 def _word_char(ch: str) -> bool:

@@ -12,7 +12,12 @@ Rules, in the order they run:
 ``furniture``   standalone page-number lines, running headers/footers repeated across
                 pages and margin stamps (arXiv identifier) are removed (needs page
                 starts; only the document side has them).
+``markers``     raised footnote and citation markers glued to a word (found by the
+                document's geometry, :attr:`Document.markers`) are removed; the locator
+                also accepts a quote that keeps them (document side only).
 ``invisible``   soft hyphen U+00AD and zero-width characters are removed.
+``accents``     a spacing accent next to a letter (``Franc\u00b8ois``, ``na\u00a8\u0131ve``) is
+                composed with it into the precomposed letter (``François``, ``naïve``).
 ``unicode``     ``off`` | ``ligatures`` (U+FB00-FB06 spelled out) | ``nfkc`` (NFKC per
                 grapheme, except super-/subscripts and vulgar fractions, so "10²" never
                 becomes "102", and spacing accents such as "´", which NFKC would split
@@ -21,8 +26,13 @@ Rules, in the order they run:
 ``hyphenation`` at an end-of-line hyphen between two letters: ``off`` (a line break
                 like any other), ``keep`` (``English-\\nto`` -> ``English-to``), ``drop``
                 (``transduc-\\ntion`` -> ``transduction``) or ``both`` (decided per break
-                by the quote). Never joins across digits.
+                by the quote). Never joins across digits. With ``suspended_hyphens``, a
+                break followed by "and"/"or"/"to"/"," and a later hyphenated word
+                (``pre-\nand post-training``) keeps its hyphen and becomes a space.
 ``whitespace``  any run of whitespace becomes one space (the quote is also stripped).
+``math_spacing`` a space between a math symbol (Unicode category Sm) and a letter, a
+                digit or another math symbol is removed, on both sides (``x \u2192\u221eas`` and ``x \u2192\u221e as``
+                both read ``x\u2192\u221eas``).
 
 Case, digits, words, other punctuation and citation markers are never touched.
 
@@ -63,6 +73,11 @@ FURNITURE = 64
 LAYOUT = 128
 OPTIONAL = 256  # an end-of-line hyphen that ``hyphenation="both"`` may keep or drop
 ELLIPSIS = 512  # the quote matched as fragments around an ellipsis (``ellipsis="fragments"``)
+ACCENT = 1024  # a spacing accent and its letter composed into one letter
+MATH_SPACE = 2048  # a space next to a math symbol removed
+MARKER_OMITTED = 4096  # a raised footnote or citation marker the quote leaves out
+MARKER_KEPT = 8192  # a raised marker the quote includes (as digits, superscripts or in brackets)
+SUSPENDED = 16384  # a line-end hyphen read as a suspended hyphen ("pre- and post-training")
 
 FLAG_NAMES = {
     QUOTES: "quotes",
@@ -74,6 +89,11 @@ FLAG_NAMES = {
     FURNITURE: "furniture",
     LAYOUT: "layout",
     ELLIPSIS: "ellipsis",
+    ACCENT: "accents",
+    MATH_SPACE: "math-spacing",
+    MARKER_OMITTED: "markers:omitted",
+    MARKER_KEPT: "markers:kept",
+    SUSPENDED: "suspended-hyphens",
 }
 
 UNICODE_MODES = ("off", "ligatures", "nfkc")
@@ -121,6 +141,26 @@ class Rules:
         the previous piece, within one text flow).
     ellipsis_gap: int = 300
         Longest omission an ellipsis may stand for, in normalized characters.
+    accents: bool = False
+        A spacing accent (``\u00a8 \u00b4 ` \u02c6 \u02dc \u00b8 \u02c7 \u02da \u02d8 \u00af \u02d9 \u02dd \u02db`` and
+        the modifier letters ``\u02ca \u02cb \u02c9``) right before or after a letter, dotless
+        ``\u0131``/``\u0237`` included, is composed with it into the precomposed letter. A lone
+        accent, or one whose letter has no precomposed form, stays.
+    markers: bool = False
+        Raised, smaller footnote and citation markers glued to a word (``models\u00b3``,
+        ``brain\u00b9\u207b\u00b3``), found by font size and baseline, may be left out of a quote
+        or kept (as digits, superscripts or in brackets); the verdict records which. A
+        raised exponent in math (after a digit, a bracket, a math symbol, a one-letter
+        word or in a math font) is not a marker.
+    suspended_hyphens: bool = False
+        With ``hyphenation`` on: a line-end hyphen followed by "and", "or", "to" or ","
+        and, within three words, another hyphenated word is a suspended hyphen
+        (``pre-\nand post-training`` reads ``pre- and post-training``, never ``preand``).
+    math_spacing: bool = False
+        A space between a math symbol (Unicode category Sm) and a letter, a digit or
+        another math symbol is ignored on both sides; never a space between two letters
+        or two digits. Fonts play no part: a quote has none, and both sides must be
+        normalized alike.
     max_chars: int = 5000
         A quote longer than this many characters, as given, is ``invalid`` (cause
         ``too-long``) before any search; ``0`` means no limit. A model quoting a
@@ -139,6 +179,10 @@ class Rules:
     min_words: int = 3
     ellipsis: str = "verbatim"
     ellipsis_gap: int = 300
+    accents: bool = False
+    markers: bool = False
+    suspended_hyphens: bool = False
+    math_spacing: bool = False
     max_chars: int = 5000
 
     def __post_init__(self) -> None:
@@ -150,7 +194,8 @@ class Rules:
             )
         if self.ellipsis not in ELLIPSIS_MODES:
             raise ConfigError(f"rules.ellipsis: {self.ellipsis!r} is not one of {', '.join(ELLIPSIS_MODES)}")
-        for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries"):
+        for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries", "accents",
+                     "markers", "suspended_hyphens", "math_spacing"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"rules.{name}: expected true or false, got {getattr(self, name)!r}")
         for name in ("min_chars", "min_words", "ellipsis_gap", "max_chars"):
@@ -194,13 +239,17 @@ class Rules:
     def active(self) -> tuple[str, ...]:
         """Names of the rules that are on, e.g. ``('quotes', 'hyphenation=both')``."""
         out = []
-        for name in ("furniture", "layout", "invisible", "quotes", "whitespace"):
+        for name in ("furniture", "layout", "markers", "invisible", "accents", "quotes", "whitespace"):
             if getattr(self, name):
                 out.append(name)
         if self.unicode != "off":
             out.append(f"unicode={self.unicode}")
         if self.hyphenation != "off":
             out.append(f"hyphenation={self.hyphenation}")
+        if self.suspended_hyphens:
+            out.append("suspended_hyphens")
+        if self.math_spacing:
+            out.append("math_spacing")
         if self.ellipsis != "verbatim":
             out.append(f"ellipsis={self.ellipsis}")
         return tuple(out)
@@ -209,7 +258,15 @@ class Rules:
         return ", ".join(self.active()) or "exact substring"
 
 
-_LATER_FIELDS = {"ellipsis": "verbatim", "ellipsis_gap": 300, "max_chars": 5000}
+_LATER_FIELDS = {
+    "ellipsis": "verbatim",
+    "ellipsis_gap": 300,
+    "max_chars": 5000,
+    "accents": False,
+    "markers": False,
+    "suspended_hyphens": False,
+    "math_spacing": False,
+}
 """Fields added after semantics version 1, with the defaults that reproduce it."""
 
 
@@ -225,6 +282,10 @@ PRESETS: dict[str, Rules] = {
         hyphenation="both",
         furniture=True,
         layout=True,
+        accents=True,
+        markers=True,
+        suspended_hyphens=True,
+        math_spacing=True,
     ),
 }
 """Named rule sets. ``recommended`` is the setting the bundled evaluation supports
@@ -249,6 +310,7 @@ class Context:
 
     page_starts: tuple[int, ...] = ()
     furniture_spans: tuple[tuple[int, int], ...] = ()
+    marker_spans: tuple[tuple[int, int], ...] = ()  # raised markers, in document text offsets
     is_quote: bool = False
 
 
@@ -501,6 +563,143 @@ def _nfkc_cluster(cluster: str) -> str:
     return folded
 
 
+# Spacing accents as old LaTeX output extracts them, with the combining mark each stands
+# for. ASCII "^" and "~" are left out (they are operators in formulas); the grave "`"
+# only composes between two letters (elsewhere it is a Markdown code fence or a quote).
+SPACING_ACCENTS = {
+    "\u00a8": "\u0308",  # diaeresis
+    "\u00b4": "\u0301",  # acute
+    "\u0060": "\u0300",  # grave
+    "\u02cb": "\u0300",  # modifier grave
+    "\u02ca": "\u0301",  # modifier acute
+    "\u02c6": "\u0302",  # modifier circumflex
+    "\u02dc": "\u0303",  # small tilde
+    "\u00af": "\u0304",  # macron
+    "\u02c9": "\u0304",  # modifier macron
+    "\u02d8": "\u0306",  # breve
+    "\u02d9": "\u0307",  # dot above
+    "\u02da": "\u030a",  # ring above
+    "\u02dd": "\u030b",  # double acute
+    "\u02c7": "\u030c",  # caron
+    "\u00b8": "\u0327",  # cedilla
+    "\u02db": "\u0328",  # ogonek
+}
+_BELOW_ACCENTS = "\u00b8\u02db"  # set under the letter: LaTeX emits them after it
+_DOTLESS = {"\u0131": "i", "\u0237": "j"}
+_ACCENT_RE = re.compile("[" + "".join(SPACING_ACCENTS) + "]")
+
+
+@functools.lru_cache(maxsize=1024)
+def _compose(letter: str, accent: str) -> str | None:
+    """The precomposed letter for ``letter`` under ``accent``, or None."""
+    if not letter.isalpha():
+        return None
+    base = _DOTLESS.get(letter, letter)
+    composed = unicodedata.normalize("NFC", base + SPACING_ACCENTS[accent])
+    return composed if len(composed) == 1 else None
+
+
+def compose_accents(text: str) -> list[Edit]:
+    """Edits composing each spacing accent with the letter next to it.
+
+    An accent set above a letter binds to the letter after it (LaTeX writes the accent
+    first: ``na\u00a8\u0131ve``, ``\u02c7Reh\u02dau\u02c7rek``), then to the one before it (``Abbe\u00b4 KA``); a
+    cedilla or ogonek the other way round (``Franc\u00b8ois``). Only a pair that has a
+    precomposed letter is composed, so a lone accent stays as it is.
+    """
+    edits: list[Edit] = []
+    used = -1  # last text position consumed by an edit
+    n = len(text)
+    for m in _ACCENT_RE.finditer(text):
+        i = m.start()
+        if i <= used:
+            continue
+        accent = text[i]
+        prev = text[i - 1] if i > 0 and i - 1 > used else ""
+        nxt = text[i + 1] if i + 1 < n else ""
+        if accent == "`" and not (prev.isalpha() and nxt.isalpha()):
+            continue
+        order = ((i - 1, prev), (i + 1, nxt)) if accent in _BELOW_ACCENTS else ((i + 1, nxt), (i - 1, prev))
+        for j, letter in order:
+            if not letter:
+                continue
+            composed = _compose(letter, accent)
+            if composed is None:
+                continue
+            s, e = (j, i + 1) if j < i else (i, j + 1)
+            edits.append((s, e, composed, ACCENT))
+            used = e - 1
+            break
+    return edits
+
+
+def rule_markers(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    """Remove raised markers; ``ctx.marker_spans`` are positions in ``text`` here
+    (:func:`normalize` maps the document offsets it is given)."""
+    if ctx.is_quote:
+        return []
+    return [(s, e, "", MARKER_OMITTED) for s, e in ctx.marker_spans if 0 <= s < e <= len(text)]
+
+
+def _positions_of(state: Normalized, spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Document spans in the coordinates of ``state``, whose map may reorder the text
+    (the layout reading order) or hold a piece twice; every copy kept whole and in
+    order counts, a span split or dropped is left out."""
+    import numpy as np  # only documents with raised markers need it
+
+    starts = np.asarray(state.starts, dtype=np.int64)
+    ends = np.asarray(state.ends, dtype=np.int64)
+    single = np.flatnonzero(ends - starts == 1)
+    order = single[np.argsort(starts[single], kind="stable")]
+    keys = starts[order]
+    out = []
+    for s, e in spans:
+        for k in range(int(np.searchsorted(keys, s, "left")), int(np.searchsorted(keys, s, "right"))):
+            i = int(order[k])
+            if i + (e - s) <= len(starts) and (starts[i : i + e - s] == np.arange(s, e)).all() and (
+                ends[i : i + e - s] == np.arange(s + 1, e + 1)
+            ).all():
+                out.append((i, i + e - s))
+    return tuple(sorted(out))
+
+
+def rule_accents(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    if not _ACCENT_RE.search(text):
+        return []
+    return compose_accents(text)
+
+
+_MATH_CANDIDATE = re.compile("[+<=>|~\x80-\U0010ffff]")
+"""Where a math symbol (Unicode category Sm) can be: an ASCII operator or any non-ASCII
+character (a cheap scan before the category check)."""
+
+
+def _is_math(ch: str) -> bool:
+    return ch in "+<=>|~" or (ch > "\x7f" and unicodedata.category(ch) == "Sm")
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def rule_math_spacing(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    """Remove one space between a math symbol and a letter, a digit or another math
+    symbol (either order); a space between two letters or two digits stays."""
+    if " " not in text:
+        return []
+    n = len(text)
+    spaces: set[int] = set()
+    for m in _MATH_CANDIDATE.finditer(text):
+        i = m.start()
+        if not _is_math(text[i]):
+            continue
+        if i >= 2 and text[i - 1] == " " and (_is_word(text[i - 2]) or _is_math(text[i - 2])):
+            spaces.add(i - 1)
+        if i + 2 < n and text[i + 1] == " " and _is_word(text[i + 2]):
+            spaces.add(i + 1)
+    return [(i, i + 1, "", MATH_SPACE) for i in sorted(spaces)]
+
+
 def rule_furniture(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if ctx.is_quote:
         return []
@@ -545,12 +744,38 @@ def rule_quotes(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     ]
 
 
+# A line-end hyphen before a connector: "pre-\nand post-", "first-\n, second-"
+_SUSPENDED_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010])([ \t\r]*\n\s*)(?:(?:and|or|to|nor)(?=\s)|(?=,))")
+# ... and the hyphenated word that must follow within three words: "post-training", "mid-,"
+_LATER_COMPOUND = re.compile(rf",?(?:\s+[^\s,.;:]+,?){{0,2}}?\s+[^\s,.;:]*{_LETTER}[-\u2010](?:{_LETTER}|[\s,])")
+
+
+def suspended_breaks(text: str) -> list[tuple[int, int]]:
+    """``(hyphen, break end)`` of every line-end hyphen in ``text`` read as a suspended
+    hyphen: the next line starts with "and", "or", "to", "nor" or "," and a hyphenated
+    word follows within three words ("pre-\\nand post-training", "first-\\n, second-").
+    The evidence must lie in ``text``: a quote that stops before it reads the break as
+    an ordinary line-end hyphen."""
+    return [(m.start(), m.end(2)) for m in _SUSPENDED_BREAK.finditer(text)
+            if _LATER_COMPOUND.match(text, m.end(), m.end() + 80)]
+
+
 def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if "\n" not in text:
         return []
     mode = rules.hyphenation
     edits = []
+    suspended: set[int] = set()
+    if rules.suspended_hyphens:
+        # A suspended hyphen ("pre-\nand post-training"): the hyphen stays, the break
+        # becomes one space (nothing before a comma). "cost-\nto-benefit" is not one.
+        for at, brk in suspended_breaks(text):
+            suspended.add(at)
+            edits.append((at, at + 1, text[at], SUSPENDED))
+            edits.append((at + 1, brk, "" if text[brk : brk + 1] == "," else " ", SUSPENDED))
     for m in _HYPHEN_BREAK.finditer(text):
+        if m.start() in suspended:
+            continue
         hyphen = m.group(1)
         if hyphen == "\u00ad" or mode == "drop":
             edits.append((m.start(), m.end(), "", HYPHEN_DROP))
@@ -560,6 +785,8 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         flag = HYPHEN_KEEP if mode == "keep" or ctx.is_quote else HYPHEN_KEEP | OPTIONAL
         edits.append((m.start(), m.start() + 1, hyphen, flag))
         edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
+    if suspended:
+        edits.sort()
     return edits
 
 
@@ -581,11 +808,14 @@ def rule_whitespace(text: str, rules: Rules, ctx: Context) -> list[Edit]:
 
 RULES: dict[str, Callable[[str, Rules, Context], list[Edit]]] = {
     "furniture": rule_furniture,
+    "markers": rule_markers,
     "invisible": rule_invisible,
+    "accents": rule_accents,
     "unicode": rule_unicode,
     "quotes": rule_quotes,
     "hyphenation": rule_hyphenation,
     "whitespace": rule_whitespace,
+    "math_spacing": rule_math_spacing,
 }
 """Rule functions in the order they run, each under its :class:`Rules` field name."""
 
@@ -605,6 +835,12 @@ def normalize(text: str, rules: Rules, *, context: Context | None = None, base: 
     state = base if base is not None else identity(text)
     for name, fn in RULES.items():
         if _enabled(rules, name):
+            if name == "markers":
+                if not ctx.marker_spans:
+                    continue
+                fn_ctx = replace(ctx, marker_spans=_positions_of(state, ctx.marker_spans))
+                state = apply_edits(state, fn(state.text, rules, fn_ctx))
+                continue
             state = apply_edits(state, fn(state.text, rules, ctx))
     return state
 
@@ -614,7 +850,10 @@ _QUOTE_CTX = Context(is_quote=True)
 
 @functools.lru_cache(maxsize=64)
 def _quote_rules(rules: Rules) -> tuple[Callable[[str, Rules, Context], list[Edit]], ...]:
-    return tuple(fn for name, fn in RULES.items() if name != "furniture" and _enabled(rules, name))
+    return tuple(fn for name, fn in RULES.items() if name not in _DOCUMENT_ONLY and _enabled(rules, name))
+
+
+_DOCUMENT_ONLY = ("markers", "furniture")  # rules that need the document's geometry or pages
 
 
 def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
@@ -625,8 +864,22 @@ def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
     if quote.isascii() and quote.isprintable() and "  " not in quote and quote[:1] != " " and quote[-1:] != " ":
         # No rule changes clean printable ASCII (single spaces; every other ASCII space
         # is unprintable): NFKC is the identity on ASCII, and curly quotes, ligatures
-        # and invisible characters are not ASCII.
-        return quote, 0
+        # and invisible characters are not ASCII. Only math spacing and the grave
+        # accent look at a few ASCII characters.
+        math = rules.math_spacing and ("=" in quote or "+" in quote or "<" in quote or ">" in quote
+                                       or "|" in quote or "~" in quote)
+        grave = rules.accents and "`" in quote
+        if not (math or grave):
+            return quote, 0
+        # only these two rules change clean ASCII: run just them, in their order
+        text, used = quote, 0
+        for needed, fn in ((grave, rule_accents), (math, rule_math_spacing)):
+            if needed:
+                edits = fn(text, rules, _QUOTE_CTX)
+                if edits:
+                    text = _apply_text(text, edits)
+                    used |= edits[0][3]
+        return text, used
     text = quote
     used = 0
     for fn in _quote_rules(rules):

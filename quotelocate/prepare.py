@@ -59,5 +59,9 @@ def prepare(document: Document, rules: Rules) -> Normalized:
         base = reading_order(document)
     elif rules.furniture and document.kind == "pdf":
         furniture_spans = margin_stamps(document)
-    ctx = Context(page_starts=() if base is not None else document.page_starts, furniture_spans=furniture_spans)
+    ctx = Context(
+        page_starts=() if base is not None else document.page_starts,
+        furniture_spans=furniture_spans,
+        marker_spans=document.markers if rules.markers else (),
+    )
     return normalize(document.text if base is None else base.text, rules, context=ctx, base=base)

@@ -183,8 +183,12 @@ def test_playground_traces_an_accepted_quote_rule_by_rule():
     at = playground(SYNTH_SENTENCE.replace("every attention", "every  attention"))
     assert at.success and at.success[0].value.startswith("Accepted: normalized")
     steps = [t.value for t in at.text if t.value[:1].isdigit()]
-    assert [s.split(" ·")[0] for s in steps] == ["0. as given", "1. layout", "2. furniture", "3. invisible",
-                                                  "4. unicode", "5. quotes", "6. hyphenation", "7. whitespace"]
+    from quotelocate.normalize import RULES
+
+    # every rule recommended switches on, in the order the normalizer runs them
+    assert [s.split(" ·")[0] for s in steps] == ["0. as given", "1. layout"] + [
+        f"{i}. {name}" for i, name in enumerate(RULES, start=2)
+    ]
     # the paper's ligature and line break, and the quote's double space, each marked at its rule's step
     assert any("[-\ufb01-]{+fi+}xed" in c for c in codes(at))
     assert any("tidal[-↵-]{+·+}phases" in c for c in codes(at))

@@ -226,9 +226,10 @@ def test_rule_toggles():
     full = Rules(quotes=True, whitespace=True, invisible=True, unicode="nfkc", hyphenation="both", furniture=True)
     changes = dict(rule_toggles(full, pdf=False))
     assert list(changes) == [
-        "-furniture", "-invisible", "-unicode", "-quotes", "-hyphenation", "-whitespace", "-word_boundaries",
-        "+ellipsis=fragments",
+        "-furniture", "+markers", "-invisible", "+accents", "-unicode", "-quotes", "-hyphenation",
+        "+suspended_hyphens", "-whitespace", "+math_spacing", "-word_boundaries", "+ellipsis=fragments",
     ]  # fmt: skip
+    assert changes["+markers"] == full.replace(markers=True)
     assert changes["+ellipsis=fragments"] == full.replace(ellipsis="fragments")
     assert "-ellipsis" in dict(rule_toggles(full.replace(ellipsis="fragments"), pdf=False))
     assert changes["-unicode"] == full.replace(unicode="off")
@@ -247,10 +248,13 @@ def test_grid_and_config_resolution():
     assert set(PRESETS) <= set(grid)
     assert grid["recommended -whitespace"] == preset("recommended").replace(whitespace=False)
     rec = preset("recommended")
-    on = [n for n in ("furniture", "layout", "invisible", "quotes", "whitespace", "word_boundaries") if getattr(rec, n)]
+    on = [n for n in ("furniture", "layout", "invisible", "quotes", "whitespace", "word_boundaries", "accents",
+                      "markers", "suspended_hyphens", "math_spacing") if getattr(rec, n)]
     on += [n for n in ("unicode", "hyphenation") if getattr(rec, n) != "off"]
-    assert len(grid) == len(PRESETS) + len(on)
+    opt_in = [n for n in ("accents", "markers", "suspended_hyphens", "math_spacing") if not getattr(rec, n)]
+    assert len(grid) == len(PRESETS) + len(on) + len(opt_in)
     assert all(f"recommended -{n}" in grid for n in on)
+    assert all(f"recommended +{n}" in grid for n in opt_in)
     assert list(resolve_configs(None)) == list(PRESETS)
     assert list(resolve_configs(["exact", Rules(whitespace=True)])) == ["exact", "whitespace"]
     custom = Rules(quotes=True)

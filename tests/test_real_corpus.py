@@ -39,12 +39,7 @@ FEW_CROSSINGS = {
 # The per-paper test is a strict xfail while its paper has one (so it turns red the day
 # the fix lands, and the entry must go); test_no_unexplained_false_accept keeps every
 # other fabricated quote of that paper checked meanwhile.
-KNOWN_FALSE_ACCEPTS = {
-    "acl2020_specter": {
-        "acl-x14": "a suspended hyphen ('sentence-' at a line end before 'and') is joined into the non-reading "
-        "'sentenceand'",
-    },
-}
+KNOWN_FALSE_ACCEPTS: dict[str, dict[str, str]] = {}
 
 
 def _load_module(name: str, path: Path):

@@ -89,7 +89,8 @@ def test_a_near_miss_traces_its_closest_passage():
     tr = rule_trace(loc, v)
     assert tr.passage_kind == "closest passage"
     assert tr.passage.final == v.near_miss.passage
-    assert "2014[-↵-]{+·+}English" in tr.passage.steps[-1].marked()
+    whitespace = next(step for step in tr.passage.steps if step.rule == "whitespace")
+    assert "2014[-↵-]{+·+}English" in whitespace.marked()
 
 
 def test_no_passage_for_an_invalid_quote():

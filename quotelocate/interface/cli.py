@@ -64,6 +64,10 @@ _BOOL_RULES = {
     "furniture": "remove page numbers, running headers/footers and margin stamps",
     "layout": "read PDF pages as flows (body, footnotes, floats) and stitch the body",
     "word_boundaries": "matches must not start or end inside a word",
+    "accents": "compose spacing accents with their letter (Franc\u00b8ois -> François)",
+    "markers": "raised footnote/citation markers glued to a word may be left out or kept",
+    "suspended_hyphens": "read 'pre-<line break>and post-' as 'pre- and post-' (with --hyphenation)",
+    "math_spacing": "ignore a space between a math symbol and a letter or digit",
 }
 
 
