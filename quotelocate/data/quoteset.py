@@ -739,9 +739,12 @@ def load_quote_set(
     else:
         folders = papers_search_path(papers_path)
         set_folder = spec.path.parent
-        if set_folder not in folders:
+        confined = None
+        if set_folder not in folders:  # searched last, and only for a paper that really lies inside it
             folders = folders + [set_folder]
-        resolved = resolve(spec.paper, folders, set_name=_fetch_name(path_or_name, spec), source=spec.source)
+            confined = set_folder
+        resolved = resolve(spec.paper, folders, set_name=_fetch_name(path_or_name, spec), source=spec.source,
+                           confined=confined)
     doc = resolved.document
     if spec.chunk_file is not None:
         try:
