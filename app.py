@@ -233,6 +233,9 @@ def resolve_quote_set(choices: dict[str, Any]) -> QuoteSet | None:
             if set_file is None:
                 st.info("Upload a quote set (YAML, format in datasets/README.md) and its paper (PDF) in the sidebar.")
                 return None
+            workbench.check_upload_object(set_file, "quote set")  # before a byte is copied or written
+            if pdf_file is not None:
+                workbench.check_upload_object(pdf_file, "paper")
             set_bytes = set_file.getvalue()
             pdf_bytes = pdf_file.getvalue() if pdf_file is not None else None
             digest = workbench.upload_digest(set_bytes, pdf_bytes)

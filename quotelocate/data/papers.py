@@ -171,11 +171,13 @@ def resolve(paper: Paper, folders: Sequence[Path], *, set_name: str, source: str
         if p.is_file() and p not in candidates:
             candidates.append(p)
     if not candidates:
-        raise PaperNotFoundError(
+        missing = PaperNotFoundError(
             f"{source}: paper {paper.file!r} is not on the papers search path "
             f"({_format_search_path(folders) or 'empty'}); run `quotelocate fetch {set_name}` "
             "or set QUOTELOCATE_PAPERS to the folder that holds it"
         )
+        missing.file = paper.file  # type: ignore[attr-defined]  # for callers that must not show the path
+        raise missing
     # bytes that match the pin win wherever they are on the path
     for p in candidates:
         if sha256_file(p) == paper.sha256.lower():
