@@ -23,13 +23,16 @@ import hashlib
 import os
 import urllib.parse
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..chunks import Chunking
 from ..data.quoteset import QuoteSet, load_quote_set
 from ..document import Document, Limits
 from ..errors import ConfigError, DatasetError, DocumentError, PaperNotFoundError, QuotelocateError
 from ..normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
+
+if TYPE_CHECKING:
+    from .eval_worker import WorkerRequest
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 UPLOAD_LIMITS = Limits(seconds=30, memory_mb=1024, max_pages=2000)
@@ -165,6 +168,19 @@ def public_message(message: str, staging: str | os.PathLike) -> str:
     for path, shown in replacements:
         message = message.replace(str(path), shown)
     return message
+
+
+def evaluate_upload(request: "WorkerRequest", *, timeout_s: float | None = None):
+    """:func:`~quotelocate.interface.eval_worker.evaluate_in_worker` for a staged upload:
+    evaluated in a child process that is killed past ``timeout_s``, so one session's
+    upload never stalls another's; error messages name roles, not the server's paths."""
+    from .eval_worker import evaluate_in_worker
+
+    try:
+        return evaluate_in_worker(request, timeout_s=timeout_s)
+    except QuotelocateError as exc:
+        exc.args = (public_message(str(exc), Path(request.set_path).parent),)
+        raise exc from None
 
 
 def with_chunking(quote_set: QuoteSet, chunking: Chunking) -> QuoteSet:
