@@ -154,7 +154,7 @@ def test_schema_enums_are_the_packages_own():
     assert tuple(fields["status"]["enum"]) == STATUSES
     assert tuple(fields["scope"]["enum"]) == SCOPES
     assert set(fields["rules"]["items"]["enum"]) == set(FLAG_NAMES.values())
-    assert set(CAUSES) | {"outside-material", "too-short", "empty", "nul-character"} | {None} == set(fields["cause"]["enum"])
+    assert set(CAUSES) | {"outside-material", "too-short", "empty", "nul-character", "page-furniture"} | {None} == set(fields["cause"]["enum"])
     config = load_schema("batch-line")["properties"]["config"]
     assert set(config["properties"]) == {f.name for f in dataclasses.fields(Rules)}
     assert set(config["required"]) <= set(Rules().to_dict())
