@@ -40,6 +40,7 @@ from quotelocate.locate import Locator, Verdict
 from quotelocate.normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
 from quotelocate.evaluation.runstore import RunStore
 from quotelocate.trace import RuleTrace, rule_trace
+from quotelocate.interface.eval_worker import WorkerRequest
 
 VIEWS = ("Evaluate", "Compare", "Inspect", "Playground", "Savings", "Share", "Runs")
 UPLOAD = "upload"
@@ -151,11 +152,26 @@ def change_html(key: str, _before: Evaluation, _after: Evaluation, before_title:
     return change_report.render_change_html(_before, _after, a_title=before_title, b_title=after_title)
 
 
+@st.cache_data(show_spinner="Evaluating the upload in a worker process…", max_entries=64)
+def run_isolated(request_json: str, _request: WorkerRequest) -> Evaluation:
+    return workbench.evaluate_upload(_request)
+
+
 def evaluation_of(quote_set: QuoteSet, named: dict[str, Rules], *, scope: str, repeats: int = 1,
                   savings: SavingsAssumptions | None = None, ablation: bool = False) -> Evaluation:
-    """Cached :func:`evaluate`, keyed by (set hash, rules fingerprints, options)."""
+    """Cached :func:`evaluate`, keyed by (set hash, rules fingerprints, options). An
+    uploaded set is evaluated in a worker process with a time limit (see
+    :mod:`quotelocate.interface.eval_worker`), never in the server's own process."""
     if savings is None:  # no savings asked for: measure against the first config, evaluate nothing extra
         savings = SavingsAssumptions(baseline=next(iter(named)))
+    source = st.session_state.get("_upload_source")
+    if source is not None and source["set_hash"] == quote_set.set_hash:
+        request = WorkerRequest(
+            set_path=source["set_path"], paper_path=source["paper_path"], chunking=source["chunking"],
+            configs={name: rules.to_dict() for name, rules in named.items()}, scope=scope, repeats=repeats,
+            savings=asdict(savings), ablation=ablation,
+        )
+        return run_isolated(request.to_json(), request)
     configs = tuple((name, rules.fingerprint) for name, rules in named.items())
     return run_evaluation(quote_set.set_hash, configs, scope, repeats, tuple(sorted(asdict(savings).items())),
                           ablation, quote_set, tuple(named.values()))
@@ -278,11 +294,20 @@ def resolve_quote_set(choices: dict[str, Any]) -> QuoteSet | None:
             if set_file is None:
                 st.info("Upload a quote set (YAML, format in datasets/README.md) and its paper (PDF) in the sidebar.")
                 return None
+            workbench.check_upload_object(set_file, "quote set")  # before a byte is copied or written
+            if pdf_file is not None:
+                workbench.check_upload_object(pdf_file, "paper")
             set_bytes = set_file.getvalue()
             pdf_bytes = pdf_file.getvalue() if pdf_file is not None else None
             digest = workbench.upload_digest(set_bytes, pdf_bytes)
             quote_set = load_uploaded(digest, session_folder(), set_bytes, pdf_bytes)
+            paper = quote_set.paper_path if pdf_bytes is not None else None
+            st.session_state["_upload_source"] = {
+                "set_hash": quote_set.set_hash, "set_path": str(quote_set.path),
+                "paper_path": None if paper is None else str(paper), "chunking": None,
+            }
         else:
+            st.session_state["_upload_source"] = None
             quote_set = load_bundled(name, os.environ.get("QUOTELOCATE_PAPERS", ""))
     except PaperNotFoundError as exc:
         render_missing_paper(name, str(exc))
@@ -296,6 +321,10 @@ def resolve_quote_set(choices: dict[str, Any]) -> QuoteSet | None:
         wanted = (int(size or base.size), int(base.overlap if overlap is None else overlap), int(group or base.group_size))
         try:
             quote_set = rechunked(quote_set.set_hash, wanted, quote_set)
+            source = st.session_state.get("_upload_source")
+            if source is not None:
+                st.session_state["_upload_source"] = {**source, "set_hash": quote_set.set_hash,
+                                                      "chunking": wanted}
         except QuotelocateError as exc:
             show_error("That chunking does not fit this quote set; using the set's own.", str(exc))
     return quote_set

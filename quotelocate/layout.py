@@ -939,6 +939,16 @@ class _Builder:
         )
 
 
+def furniture_lines(document: Document) -> tuple[tuple[int, int, int], ...]:
+    """``(page, start, end)`` in ``document.text`` of every line classified as page
+    furniture (page numbers, running headers and footers, margin stamps), which the
+    reading order leaves out; a rejection can then say where such text is."""
+    if not document.lines:
+        return ()
+    layout = _Layout(document)
+    return tuple((ln.page, ln.start, ln.end) for ln, kind in zip(document.lines, layout.kinds) if kind == FURNITURE)
+
+
 def reading_order(document: Document) -> Normalized:
     """The document text in reading order, with an offset map back to ``document.text``.
 

@@ -47,6 +47,7 @@ from .normalize import (
     flag_names,
     is_word_char,
     normalize_quote,
+    normalize_text,
     preset,
     word_count,
 )
@@ -55,7 +56,7 @@ from .prepare import prepare
 Status = Literal["exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid"]
 """What became of a quote; the first three are acceptances."""
 STATUSES: tuple[Status, ...] = get_args(Status)
-VerdictCause = Cause | Literal["outside-material", "nul-character", "too-short", "too-long", "empty"]
+VerdictCause = Cause | Literal["outside-material", "nul-character", "too-short", "too-long", "empty", "page-furniture"]
 """The cause a rejected verdict carries: a diagnosis, or why the quote was not looked at."""
 VERDICT_CAUSES: tuple[str, ...] = tuple(c for part in get_args(VerdictCause) for c in get_args(part))
 """Every cause a verdict can carry (what the published verdict schema lists)."""
@@ -184,6 +185,7 @@ class Locator:
         self._marker_positions = sorted(self._markers)
         self._unverifiable = sorted([(p.start, p.end) for p in document.pages if not p.verifiable] + list(document.hidden))
         self._diag: Any = None
+        self._furniture: list[tuple[int, str]] | None = None
         self._template: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Verdict)}
         self._template.update(fingerprint=self.fingerprint, paper_sha256=document.sha256, document=document)
         self._chunk_starts = [c.start for c in self.chunks]
@@ -643,6 +645,13 @@ class Locator:
                 reason=f"not in the document as quoted; at {len(q)} characters (> {DIAGNOSE_CHARS}) "
                 "the quote is too long to look for a near miss",
             )  # fmt: skip
+        dropped = self._in_furniture(q)
+        if dropped is not None:
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="not-found", cause="page-furniture",
+                reason=f"the text is page furniture on page {dropped} (a running header or footer, a page number "
+                "or a margin stamp), which the rules leave out of the text quotes are checked against",
+            )  # fmt: skip
         if self._diag is None:
             self._diag = Diagnoser(self)
         miss = self._diag.near_miss(q)
@@ -655,6 +664,23 @@ class Locator:
             quote, scope, cited_chunk, accepted=False, status="not-found", cause=miss.cause, near_miss=miss,
             reason=f"closest passage on page {miss.page} ({miss.similarity:.0f}% similar): {miss.detail}",
         )  # fmt: skip
+
+    def _in_furniture(self, q: str) -> int | None:
+        """The first page whose furniture (as layout classifies it) holds the normalized
+        quote, when the rules drop furniture; else None."""
+        if not (self.rules.layout or self.rules.furniture) or self.document.kind != "pdf" or not q.strip():
+            return None
+        if self._furniture is None:
+            from .layout import furniture_lines
+
+            text = self.document.text
+            self._furniture = [(page, normalize_text(text[start:end], self.rules))
+                               for page, start, end in furniture_lines(self.document)]
+        needle = q.strip()
+        for page, line in self._furniture:
+            if needle in line:
+                return page
+        return None
 
     # -- helpers for views -----------------------------------------------------------------
     def chunks_containing(self, start: int, end: int) -> tuple[int, ...]:

@@ -152,18 +152,32 @@ def check_pin(paper: Paper, doc: Document, where: str) -> PinCheck:
     return PinCheck(True, tuple(warnings))
 
 
-def resolve(paper: Paper, folders: Sequence[Path], *, set_name: str, source: str) -> Resolved:
+def resolve(paper: Paper, folders: Sequence[Path], *, set_name: str, source: str,
+            confined: Path | None = None) -> Resolved:
+    """The file on ``folders`` that satisfies ``paper``'s pin. ``confined``: a folder
+    (the set's own) whose paper must really live inside it: a symlink there that leads
+    out of it is refused, since a set could otherwise point the checker at any file the
+    server can read."""
     candidates: list[Path] = []
     for folder in folders:
         p = folder / paper.file
+        if confined is not None and folder == confined and (p.is_symlink() or p.exists()):
+            target = p.resolve()
+            if not target.is_relative_to(confined.resolve()):
+                raise DatasetError(
+                    f"{source}: paper {paper.file!r} in the set's folder is a symbolic link that leads out of "
+                    "that folder; put the paper itself there, or its folder on QUOTELOCATE_PAPERS"
+                )
         if p.is_file() and p not in candidates:
             candidates.append(p)
     if not candidates:
-        raise PaperNotFoundError(
+        missing = PaperNotFoundError(
             f"{source}: paper {paper.file!r} is not on the papers search path "
             f"({_format_search_path(folders) or 'empty'}); run `quotelocate fetch {set_name}` "
             "or set QUOTELOCATE_PAPERS to the folder that holds it"
         )
+        missing.file = paper.file  # type: ignore[attr-defined]  # for callers that must not show the path
+        raise missing
     # bytes that match the pin win wherever they are on the path
     for p in candidates:
         if sha256_file(p) == paper.sha256.lower():

@@ -10,7 +10,8 @@ names the file, the line, the quote id and the field.
 Safety: the file is decoded as strict UTF-8; the YAML event stream is scanned before
 anything is constructed, and tags (``!!python/object``, any ``!tag``), anchors, aliases,
 merge keys and duplicate keys are refused, so a YAML bomb fails at its first alias;
-only then is the file read with ``yaml.safe_load``. Values that YAML 1.1 coerces
+the values are built from that same checked stream as ``yaml.safe_load`` builds them
+(one parse, by libyaml's parser when PyYAML has it). Values that YAML 1.1 coerces
 (``no``, ``on``, ``2017-12-06``, ``1.0``) are refused where a string is expected and as
 keys, and lone surrogates are refused everywhere (an escaped pair such as
 ``"\\ud83d\\ude00"`` is read as the one character it encodes). Errors on bytes and
@@ -57,7 +58,9 @@ from .papers import (
     resolve,
     sha256_file,
 )
-from .yaml_reader import SURROGATE, Validator, join_surrogate_pairs, kind, line_of, scan_events, walk_strings
+from .yaml_reader import (
+    SURROGATE, Validator, join_surrogate_pairs, kind, line_of, read_yaml, walk_strings,
+)
 
 FORMAT_VERSION = 1
 
@@ -414,13 +417,7 @@ def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
         ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = scan_events(text, source)
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:  # the scan already parsed it; constructor errors remain
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}: " if mark is not None else ""
-        raise DatasetError(f"{source}: {where}not a valid quote set ({getattr(exc, 'problem', exc)})") from None
+    raw, lines = read_yaml(text, source)
     v = Validator(source, lines)
     if raw is None:
         raise DatasetError(f"{source}: the file is empty")
@@ -841,9 +838,12 @@ def load_quote_set(
     else:
         folders = papers_search_path(papers_path)
         set_folder = spec.path.parent
-        if set_folder not in folders:
+        confined = None
+        if set_folder not in folders:  # searched last, and only for a paper that really lies inside it
             folders = folders + [set_folder]
-        resolved = resolve(spec.paper, folders, set_name=_fetch_name(path_or_name, spec), source=spec.source)
+            confined = set_folder
+        resolved = resolve(spec.paper, folders, set_name=_fetch_name(path_or_name, spec), source=spec.source,
+                           confined=confined)
     doc = resolved.document
     if spec.chunk_file is not None:
         try:
