@@ -96,13 +96,15 @@ class TextPin:
 @dataclass(frozen=True)
 class Paper:
     """The pinned paper: bare ``file`` name, ``sha256`` of its bytes, download ``url``,
-    free-text ``version`` and the text fingerprint (None when the set has none)."""
+    free-text ``version``, the text fingerprint (None when the set has none) and ``id``,
+    the name quotes use for it in a set that spans several papers ("" in a one-paper set)."""
 
     file: str = ""
     sha256: str = ""
     url: str = ""
     version: str = ""
     text: TextPin | None = None
+    id: str = ""
 
 
 def _format_search_path(folders: Sequence[Path]) -> str:

@@ -22,6 +22,9 @@ from ..errors import DatasetError
 MAX_DEPTH = 16
 """Deepest nesting of mappings and lists a file may have."""
 
+NAMED_LISTS = {"quotes": "quote", "papers": "paper"}
+"""Top-level lists whose items have an ``id``: errors inside them name the item by its id."""
+
 SURROGATE = re.compile("[\ud800-\udfff]")
 _PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 
@@ -41,13 +44,13 @@ def scan_events(text: str, source: str) -> dict[tuple, int]:
     nesting by scanning the event stream (nothing is constructed); return the 1-based
     line of every node, keyed by its path. Errors name the line, the quote and the field."""
     lines: dict[tuple, int] = {}
-    ids: dict[int, str] = {}  # quotes[i] -> its id, once seen
+    ids: dict[tuple[str, int], str] = {}  # quotes[i] / papers[i] -> its id, once seen
     # frames: [kind, path, keys, current key, next index]
     stack: list[list[Any]] = []
     documents = 0
 
     def fail(path: tuple, line: int, message: str) -> DatasetError:
-        qid = ids.get(path[1]) if len(path) >= 2 and path[0] == "quotes" and isinstance(path[1], int) else None
+        qid = ids.get((path[0], path[1])) if len(path) >= 2 and path[0] in NAMED_LISTS and isinstance(path[1], int) else None
         return Validator(source, {path: line}).fail(path, message, quote_id=qid)
 
     def advance() -> None:
@@ -110,8 +113,8 @@ def scan_events(text: str, source: str) -> dict[tuple, int]:
                 continue
             lines[path] = line
             if isinstance(ev, yaml.ScalarEvent):
-                if len(path) == 3 and path[0] == "quotes" and path[2] == "id" and isinstance(path[1], int):
-                    ids[path[1]] = ev.value
+                if len(path) == 3 and path[0] in NAMED_LISTS and path[2] == "id" and isinstance(path[1], int):
+                    ids[(path[0], path[1])] = ev.value
                 advance()
             else:
                 if len(stack) >= MAX_DEPTH:
@@ -152,6 +155,7 @@ class Validator:
         self.lines = lines
 
     def fail(self, path: tuple, message: str, *, quote_id: str | None = None) -> DatasetError:
+        """The error for ``path``; ``quote_id`` names the item of ``quotes`` or ``papers`` it is in."""
         line = None
         p = path
         while True:  # the line of the field, else of the nearest enclosing node (the root too)
@@ -163,9 +167,10 @@ class Validator:
             p = p[:-1]
         head = f"{self.source}: line {line}" if line else self.source
         parts = [head]
-        if len(path) >= 2 and path[0] == "quotes" and isinstance(path[1], int):
-            label = f"quote {quote_id!r}" if quote_id else "quote"
-            parts.append(f"{label} (quotes[{path[1]}])")
+        if len(path) >= 2 and path[0] in NAMED_LISTS and isinstance(path[1], int):
+            noun = NAMED_LISTS[path[0]]
+            label = f"{noun} {quote_id!r}" if quote_id else noun
+            parts.append(f"{label} ({path[0]}[{path[1]}])")
             rest = path[2:]
             if rest:
                 parts.append(f"field {_dotted(rest)!r}")

@@ -25,8 +25,10 @@ VERDICT_COLUMNS: dict[str, str] = {
     "anchor_ok": "boolean",
     "latency_ms": "float64",
     "text": "str",
+    "paper": "str",
 }
-"""Columns and dtypes of :attr:`Evaluation.verdicts` (``cause`` is empty when accepted)."""
+"""Columns and dtypes of :attr:`Evaluation.verdicts` (``cause`` is empty when accepted;
+``paper`` is the quote's paper id, the file name without extension in a one-paper set)."""
 
 METRIC_COLUMNS: dict[str, str] = {
     "config": "str",
@@ -50,6 +52,9 @@ METRIC_COLUMNS: dict[str, str] = {
     "p95_ms": "float64",
     "p99_ms": "float64",
 }
+
+BY_PAPER_COLUMNS: dict[str, str] = {"config": "str", "paper": "str", **{k: t for k, t in METRIC_COLUMNS.items() if k != "config"}}
+"""Columns of :attr:`Evaluation.by_paper`: the metrics of each config on each paper."""
 
 BY_TAG_COLUMNS: dict[str, str] = {
     "config": "str",

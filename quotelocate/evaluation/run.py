@@ -7,10 +7,16 @@ every quote, and returns an :class:`Evaluation` of tidy pandas frames:
 ``verdicts``  one row per quote x config (accepted, status, cause, span, latency, ...);
 ``metrics``   one row per config: false-reject and false-accept rates with 95% Wilson
               intervals, anchor accuracy, build time, throughput and latency percentiles;
+``by_paper``  the ``metrics`` of each config on each paper of the set (one row per
+              config and paper; a one-paper set has one paper);
 ``by_tag``    reject rate per faithful tag and accept rate per fabricated tag;
 ``savings``   the review-time model below, per config against a baseline;
 ``ablation``  (optional) every rule toggled per config, with paired exact McNemar tests;
 ``meta``      provenance: set and paper hashes, versions, machine, time, scope, repeats.
+
+A set that spans several papers is evaluated paper by paper: each paper gets its own
+Locator per config (its own text, chunks and index), and the overall rates count every
+quote of every paper once; ``build_ms`` overall is the sum over the papers.
 
 Rates. A *false reject* is a faithful quote that is not accepted; a *false accept* is a
 fabricated quote that is accepted. An accepted faithful quote is *anchored correctly*
@@ -53,7 +59,7 @@ from ..locate import SCOPES
 from ..normalize import PRESETS, Rules
 from .ablation import add_ablation
 from .configs import ConfigsArg, resolve_configs
-from .frames import BY_TAG_COLUMNS, METRIC_COLUMNS, VERDICT_COLUMNS, frame
+from .frames import BY_PAPER_COLUMNS, BY_TAG_COLUMNS, METRIC_COLUMNS, VERDICT_COLUMNS, frame
 from .locating import Progress, _check_workers, _pool, _run_config, _worker_run
 from .provenance import provenance
 from .result import Evaluation
@@ -80,10 +86,10 @@ def evaluate(
     the whole document. ``repeats``: timed runs per quote (latency is their median).
     ``progress(done, total)`` is called as quotes are located. ``ablation=True`` also
     computes :attr:`Evaluation.ablation` (slow: one extra run per rule per config).
-    ``workers``: processes that locate configs in parallel (1: in this process, the
-    default; 0: one per CPU). Workers inherit the parsed paper by fork; progress then
-    advances one config at a time. Do not use workers > 1 from a multi-threaded host
-    such as a Streamlit app.
+    ``workers``: processes that locate (paper, config) pairs in parallel (1: in this
+    process, the default; 0: one per CPU). Workers inherit the parsed papers by fork;
+    progress then advances one pair at a time. Do not use workers > 1 from a
+    multi-threaded host such as a Streamlit app.
     """
     if scope is not None and scope not in SCOPES:
         raise ConfigError(f"scope: {scope!r} is not one of {', '.join(SCOPES)}")
@@ -98,47 +104,59 @@ def evaluate(
                 f"savings.baseline: {savings.baseline!r} is neither an evaluated config ({', '.join(named)}) nor a preset"
             )
         named[savings.baseline] = PRESETS[savings.baseline]
-    quote_set.document()  # parse the paper once, before any timing
+    parts = quote_set.parts
+    for part in parts:
+        part.document()  # parse every paper once, before any timing
     n = len(quote_set.quotes)
     total = n * len(named)
     done = 0
-    step = max(1, n // 50)
 
-    def make_tick(offset: int) -> Callable[[int], None]:
+    def make_tick(offset: int, size: int) -> Callable[[int], None]:
+        step = max(1, size // 50)
+
         def tick(i: int) -> None:
-            if progress is not None and (i % step == 0 or i == n):
+            if progress is not None and (i % step == 0 or i == size):
                 progress(offset + i, total)
 
         return tick
 
-    workers = min(_check_workers(workers), len(named))
-    results: dict[str, list[tuple]] = {}
-    build: dict[str, float] = {}
+    pairs = [(part, name, rules) for name, rules in named.items() for part in parts]
+    workers = min(_check_workers(workers), len(pairs))
+    results: dict[tuple[str, str], list[tuple]] = {}
+    build: dict[tuple[str, str], float] = {}
     if workers <= 1:
-        for name, rules in named.items():
-            results[name], build[name] = _run_config(
-                quote_set, name, rules, scope=scope, repeats=repeats, tick=make_tick(done)
+        for part, name, rules in pairs:
+            key = (part.paper_id, name)
+            results[key], build[key] = _run_config(
+                part, name, rules, scope=scope, repeats=repeats, tick=make_tick(done, len(part.quotes))
             )
-            done += n
+            done += len(part.quotes)
     else:
-        # longest first: configs without whitespace folding reject (and diagnose) most
-        order = sorted(named.items(), key=lambda kv: kv[1].whitespace)
+        # longest first: configs without whitespace folding reject (and diagnose) most, big papers take longest
+        order = sorted(pairs, key=lambda t: (t[2].whitespace, -len(t[0].quotes)))
+        tasks = [(part.paper_id, name, rules, scope, repeats) for part, name, rules in order]
         with _pool(quote_set, workers) as pool:
-            for name, config_rows, build_s in pool.map(_worker_run, [(k, r, scope, repeats) for k, r in order]):
-                results[name], build[name] = config_rows, build_s
-                done += n
+            for paper_id, name, config_rows, build_s in pool.map(_worker_run, tasks):
+                results[(paper_id, name)], build[(paper_id, name)] = config_rows, build_s
+                done += len(config_rows)
                 if progress is not None:
                     progress(done, total)
-    rows = [row for name in named for row in results[name]]
+    order_in_set = {q.id: i for i, q in enumerate(quote_set.quotes)}
+    rows = []
+    for name in named:
+        config_rows = [row for part in parts for row in results[(part.paper_id, name)]]
+        rows.extend(sorted(config_rows, key=lambda row: order_in_set[row[2]]))
     verdicts = frame(rows, VERDICT_COLUMNS)
-    metrics = _metrics(verdicts, named, build)
+    build_total = {name: sum(build[(part.paper_id, name)] for part in parts) for name in named}
+    metrics = _metrics(verdicts, named, build_total)
+    by_paper = _by_paper(verdicts, named, build, [part.paper_id for part in parts])
     by_tag = _by_tag(verdicts, named)
     share = savings.fabricated_share
     if share is None:
         share = len(quote_set.fabricated) / n if n else 0.0
     saving_frame = savings_table(metrics, savings, fabricated_share=share)
     meta = provenance(quote_set, named, scope=scope, repeats=repeats, savings=savings, share=share)
-    ev = Evaluation(verdicts=verdicts, metrics=metrics, by_tag=by_tag, savings=saving_frame, meta=meta)
+    ev = Evaluation(verdicts=verdicts, metrics=metrics, by_tag=by_tag, savings=saving_frame, meta=meta, by_paper=by_paper)
     if ablation:
         ev = add_ablation(ev, quote_set, workers=workers)
     return ev
@@ -188,6 +206,22 @@ def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[
             }
         )
     return frame(rows, METRIC_COLUMNS)
+
+
+def _by_paper(
+    verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[tuple[str, str], float], papers: list[str]
+) -> pd.DataFrame:
+    """The metrics of every config on each paper, papers in set order within each config."""
+    rows = []
+    for paper in papers:
+        v = verdicts[verdicts["paper"] == paper]
+        m = _metrics(v, named, {name: build.get((paper, name), math.nan) for name in named})
+        m.insert(1, "paper", paper)
+        rows.append(m)
+    out = pd.concat(rows, ignore_index=True) if rows else frame([], BY_PAPER_COLUMNS)
+    order = {name: i for i, name in enumerate(named)}
+    out = out.sort_values("config", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
+    return frame(out.to_dict("records"), BY_PAPER_COLUMNS)
 
 
 def _by_tag(verdicts: pd.DataFrame, named: Mapping[str, Rules]) -> pd.DataFrame:

@@ -6,9 +6,11 @@ Default file: ``$QUOTELOCATE_RUNS``, else ``$XDG_DATA_HOME/quotelocate/runs.sqli
 ``runs``      id, created (UTC ISO), set_name, set_hash, paper_sha256, text_sha256,
               fingerprints (JSON config -> fingerprint), package_version,
               pymupdf_version, machine, metrics (JSON records), frames (JSON: by_tag,
-              savings, ablation), meta (JSON);
+              savings, ablation, by_paper), meta (JSON);
 ``verdicts``  run_id, config, fingerprint, quote_id, label, tags, accepted, status,
-              cause, rules, scope, start, end, page, anchor_ok, latency_ms, text.
+              cause, rules, scope, start, end, page, anchor_ok, latency_ms, text,
+              paper (the quote's paper id; schema 2 added it, and a store written by
+              schema 1 gains it, empty for the runs already there, when next written).
 
 A run is saved in one ``BEGIN IMMEDIATE`` transaction (WAL journal, busy timeout):
 either all of it is there or none of it. A writer that cannot get the lock within the
@@ -39,6 +41,7 @@ from ..errors import RunStoreBusyError, RunStoreError
 from .ablation import compare_evaluations
 from .frames import (
     ABLATION_COLUMNS,
+    BY_PAPER_COLUMNS,
     BY_TAG_COLUMNS,
     METRIC_COLUMNS,
     SAVINGS_COLUMNS,
@@ -49,7 +52,7 @@ from .frames import (
 )
 from .result import Evaluation
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 _SCHEMA = """
@@ -86,6 +89,7 @@ CREATE TABLE IF NOT EXISTS verdicts (
     anchor_ok INTEGER,
     latency_ms REAL,
     text TEXT NOT NULL,
+    paper TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (run_id, config, quote_id)
 );
 CREATE INDEX IF NOT EXISTS runs_by_set ON runs (set_name, created);
@@ -221,6 +225,8 @@ class RunStore:
                     for statement in _SCHEMA.split(";"):
                         if statement.strip():
                             con.execute(statement)
+                    if "paper" not in {r[1] for r in con.execute("PRAGMA table_info(verdicts)")}:
+                        con.execute("ALTER TABLE verdicts ADD COLUMN paper TEXT NOT NULL DEFAULT ''")  # schema 1 -> 2
                     con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                     con.execute("COMMIT")
                 except BaseException:
@@ -240,6 +246,7 @@ class RunStore:
             "by_tag": records(evaluation.by_tag),
             "savings": records(evaluation.savings),
             "ablation": records(evaluation.ablation),
+            "by_paper": records(evaluation.by_paper),
         }
         run = (
             _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -335,7 +342,11 @@ class RunStore:
         if not rows:
             raise RunStoreError(f"{self.path}: no run {rid} (see `quotelocate runs`)")
         metrics, frames, meta = rows[0]
-        columns = ", ".join(_VERDICT_SQL.get(c, c) for c in VERDICT_COLUMNS)
+        present = {r[0] for r in self._read("SELECT name FROM pragma_table_info('verdicts')")}
+        # a schema 1 store read before anything was written to it has no paper column yet
+        columns = ", ".join(
+            _VERDICT_SQL.get(c, c) if c in present or c in _VERDICT_SQL else f"'' AS {c}" for c in VERDICT_COLUMNS
+        )
         vrows = self._read(f"SELECT {columns} FROM verdicts WHERE run_id = ? ORDER BY rowid", (rid,))
         records = []
         names = list(VERDICT_COLUMNS)
@@ -353,6 +364,7 @@ class RunStore:
             savings=frame(fr.get("savings") or [], SAVINGS_COLUMNS),
             meta=_loads(meta, self.path, rid),
             ablation=None if ablation is None else frame(ablation, ABLATION_COLUMNS),
+            by_paper=frame(fr.get("by_paper") or [], BY_PAPER_COLUMNS),
         )
 
     def compare(self, a: int, b: int) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -38,6 +38,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--workers", type=int, default=1, metavar="N", help="processes locating configs in parallel (0: one per CPU; default 1)")
     p.add_argument("--ablation", action="store_true", help="also toggle every rule of every config (paired McNemar tests)")
     p.add_argument("--papers", metavar="DIRS", help="folders holding the papers (replaces $QUOTELOCATE_PAPERS)")
+    p.add_argument("--paper", metavar="ID", help="evaluate one paper of a set that spans several (only it is opened)")
     p.add_argument("--json", action="store_true", help="print the whole evaluation as JSON")
     p.add_argument("--no-store", dest="save", action="store_false", help="do not save the run in the run store")
     add_store_option(p)
@@ -58,6 +59,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("fetch", help="download a quote set's pinned paper into the user cache")
     p.add_argument("set", metavar="SET", help="bundled set name or a YAML path")
     p.add_argument("--dest", metavar="DIR", help="download folder (default ~/.cache/quotelocate/papers)")
+    p.add_argument("--paper", metavar="ID", help="only this paper of a set that spans several (default: every paper)")
     p.set_defaults(handler=cmd_fetch)
 
 
@@ -102,7 +104,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..evaluation.runstore import RunStore
 
     store = RunStore(store_path(args, err)) if args.save else None  # a broken store fails before the long run
-    qs = load_quote_set(args.set, papers_path=args.papers)
+    qs = load_quote_set(args.set, papers_path=args.papers, paper=args.paper)
     for warning in qs.warnings:
         print(f"quotelocate: warning: {warning}", file=err)
     configs = eval_configs(args.presets, args.grid)
@@ -137,14 +139,25 @@ def print_evaluation(ev: Any, out: TextIO) -> None:
     from ..evaluation.formatting import format_metrics
 
     meta = ev.meta
+    papers = meta.get("papers") or []
+    if len(papers) > 1:
+        on = f"{len(papers)} papers ({', '.join(str(p.get('id')) for p in papers)})"
+    else:
+        on = f"{meta.get('paper')} (sha256 {str(meta.get('paper_sha256'))[:12]})"
     print(
         f"{meta.get('set')}: {meta.get('n_quotes')} quotes ({meta.get('n_faithful')} faithful, "
-        f"{meta.get('n_fabricated')} fabricated) on {meta.get('paper')} (sha256 {str(meta.get('paper_sha256'))[:12]}); "
+        f"{meta.get('n_fabricated')} fabricated) on {on}; "
         f"scope {meta.get('scope') or 'group/document'}, {meta.get('repeats')} timed runs per quote",
         file=out,
     )
     print("rates with 95% Wilson intervals", file=out)
     print(format_metrics(ev.metrics).to_string(index=False), file=out)
+    by_paper = getattr(ev, "by_paper", None)
+    if by_paper is not None and by_paper["paper"].nunique() > 1:
+        from ..evaluation.formatting import paper_table
+
+        print("\nper paper (quotes: faithful + fabricated)", file=out)
+        print(paper_table(by_paper).to_string(index=False), file=out)
     s = ev.savings
     if len(s):
         row = s.iloc[0]
@@ -232,11 +245,12 @@ def cmd_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     require("eval", "quotelocate fetch")
-    from ..data.quoteset import fetch
+    from ..data.quoteset import fetch, fetch_all
 
-    done = fetch(args.set, dest=args.dest)
-    for warning in done.warnings:
-        print(f"quotelocate: warning: {warning}", file=err)
-    state = "downloaded" if done.downloaded else "already present"
-    print(f"{done.path} ({state}, sha256 {done.sha256})", file=out)
+    fetched = fetch_all(args.set, dest=args.dest) if args.paper is None else (fetch(args.set, dest=args.dest, paper=args.paper),)
+    for done in fetched:
+        for warning in done.warnings:
+            print(f"quotelocate: warning: {warning}", file=err)
+        state = "downloaded" if done.downloaded else "already present"
+        print(f"{done.path} ({state}, sha256 {done.sha256})", file=out)
     return EXIT_OK
