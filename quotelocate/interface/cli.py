@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence, TextIO
 
 from .. import __version__
-from ..chunks import Chunking, load_chunks_file
+from ..chunks import Chunking
 from ..errors import ConfigError, QuoteInputError, QuotelocateError
 from ..jsonl import read_jsonl
 from ..limits import DEFAULT_LIMITS, Limits
@@ -79,7 +79,10 @@ def add_chunk_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--chunk-size", type=int, default=512, metavar="N", help="characters per chunk (default 512)")
     g.add_argument("--chunk-overlap", type=int, default=64, metavar="N", help="characters shared by neighbours (default 64)")
     g.add_argument("--group-size", type=int, default=3, metavar="N", help="chunks per group (default 3)")
-    g.add_argument("--chunks", metavar="FILE", help="explicit chunks, JSON lines {index, text}")
+    g.add_argument("--chunks", metavar="FILE",
+                   help="the pipeline's own chunks, JSON lines: {text, page?, start?, end?}, llama-index nodes or "
+                        "LangChain Documents; placed on the paper by aligning their text (chunk ids and --group-size "
+                        "then mean what they meant in the pipeline)")
 
 
 def add_document_options(p: argparse.ArgumentParser) -> None:
@@ -110,11 +113,19 @@ def open_document(args: argparse.Namespace, err: TextIO) -> Document:
     return doc
 
 
-def build_locator(args: argparse.Namespace, doc: Document, rules: Rules) -> Locator:
+def build_locator(args: argparse.Namespace, doc: Document, rules: Rules, err: TextIO | None = None) -> Locator:
+    """The Locator the options describe; a chunk of ``--chunks`` that cannot be placed
+    is reported on ``err`` (its span is empty, so nothing is accepted in it alone)."""
     from ..locate import Locator
+    from ..pipeline_chunks import load_pipeline_chunks
 
     chunking = Chunking(size=args.chunk_size, overlap=args.chunk_overlap, group_size=args.group_size)
-    chunks = load_chunks_file(args.chunks, doc.text) if getattr(args, "chunks", None) else None
+    chunks = None
+    if getattr(args, "chunks", None):
+        placed = load_pipeline_chunks(args.chunks, doc)
+        for error in placed.errors:
+            print(f"quotelocate: warning: {args.chunks}: {error}; it holds no text of the paper", file=err or sys.stderr)
+        chunks = placed.chunks
     return Locator(doc, rules, chunking=chunking, chunks=chunks)
 
 
@@ -204,7 +215,7 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rules = rules_from_args(args)
     items = _read_quotes(args.quotes) if args.quotes else [{"id": 1, "quote": args.quote, "cited_chunk": args.cited_chunk}]
     doc = open_document(args, err)
-    locator = build_locator(args, doc, rules)
+    locator = build_locator(args, doc, rules, err)
     rejected = 0
     for item in items:
         try:
@@ -242,7 +253,7 @@ def cmd_audit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def cmd_chunks(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     doc = open_document(args, err)
-    locator = build_locator(args, doc, Rules())
+    locator = build_locator(args, doc, Rules(), err)
     size = locator.chunking.group_size
     for c in locator.chunks:
         text = doc.text[c.start : c.end]
