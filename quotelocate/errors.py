@@ -15,7 +15,8 @@ configuration, and all of them derive from one base class::
     │   └── PaperNotFoundError
     ├── RunStoreError            the SQLite run store is unusable
     │   └── RunStoreBusyError
-    └── FetchError               a paper could not be downloaded or failed its pin
+    ├── FetchError               a paper could not be downloaded or failed its pin
+    └── CacheError               the extraction cache folder cannot be used
 
 Every message names the file, the line, the page or the field it is about, so the
 command line can print it as a single line.
@@ -74,3 +75,7 @@ class RunStoreBusyError(RunStoreError):
 
 class FetchError(QuotelocateError):
     """A paper download failed or the downloaded file does not match its pin."""
+
+
+class CacheError(QuotelocateError):
+    """The extraction cache folder cannot be used (a file where the folder should be)."""

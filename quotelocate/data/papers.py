@@ -16,10 +16,13 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..document import Document
 from ..errors import DatasetError, DocumentError, PaperNotFoundError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..extraction_cache import ExtractionCache
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 DATASETS_DIR = REPO_ROOT / "datasets"
@@ -154,7 +157,7 @@ def check_pin(paper: Paper, doc: Document, where: str) -> PinCheck:
     return PinCheck(True, tuple(warnings))
 
 
-def resolve(paper: Paper, folders: Sequence[Path], *, set_name: str, source: str) -> Resolved:
+def resolve(paper: Paper, folders: Sequence[Path], *, set_name: str, source: str, cache: "ExtractionCache | None" = None) -> Resolved:
     candidates: list[Path] = []
     for folder in folders:
         p = folder / paper.file
@@ -169,11 +172,11 @@ def resolve(paper: Paper, folders: Sequence[Path], *, set_name: str, source: str
     # bytes that match the pin win wherever they are on the path
     for p in candidates:
         if sha256_file(p) == paper.sha256.lower():
-            doc = open_paper(p, source)
+            doc = open_paper(p, source, cache=cache)
             return Resolved(p, doc, check_pin(paper, doc, str(p)).warnings)
     refusals = []
     for p in candidates:
-        doc = open_paper(p, source)
+        doc = open_paper(p, source, cache=cache)
         pin = check_pin(paper, doc, str(p))
         if pin.ok:
             return Resolved(p, doc, pin.warnings)
@@ -205,8 +208,8 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def open_paper(path: Path, source: str) -> Document:
+def open_paper(path: Path, source: str, *, cache: "ExtractionCache | None" = None) -> Document:
     try:
-        return Document.open(path)
+        return Document.open(path, cache=cache)
     except DocumentError as exc:
         raise DatasetError(f"{source}: paper: {exc}") from None

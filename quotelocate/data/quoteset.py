@@ -44,7 +44,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 import yaml
 
@@ -63,6 +63,9 @@ from .papers import (
     sha256_file,
 )
 from .yaml_reader import SURROGATE, Validator, join_surrogate_pairs, kind, line_of, scan_events, walk_strings
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..extraction_cache import ExtractionCache
 
 FORMAT_VERSION = 1
 """The one-paper format (``paper:``)."""
@@ -816,6 +819,7 @@ def load_quote_set(
     papers_path: str | os.PathLike | Sequence[str | os.PathLike] | None = None,
     document: Document | None = None,
     paper: str | None = None,
+    cache: "ExtractionCache | None" = None,
 ) -> QuoteSet:
     """Read, validate and pin-check a quote set; open its papers and verify every anchor.
 
@@ -826,7 +830,8 @@ def load_quote_set(
     one paper of the set; only that paper is opened and its single-paper set returned
     (in a one-paper set, the id is the file name without extension). ``document``: an
     already open paper to use instead of searching (in a set of several papers, the
-    one ``paper`` names); its pin is checked the same way.
+    one ``paper`` names); its pin is checked the same way. ``cache``: an
+    :class:`~quotelocate.extraction_cache.ExtractionCache` the papers are opened through.
 
     Raises :class:`DatasetError` (naming file, line, quote or paper id and field),
     :class:`PaperNotFoundError` when a paper is not on the search path.
@@ -845,7 +850,7 @@ def load_quote_set(
     folders = papers_search_path(papers_path)
     if spec.path.parent not in folders:
         folders = folders + [spec.path.parent]
-    parts = tuple(_load_part(spec, ps, folders, path_or_name, document) for ps in chosen)
+    parts = tuple(_load_part(spec, ps, folders, path_or_name, document, cache) for ps in chosen)
     if not spec.multi or paper is not None:
         return parts[0]
     return QuoteSet(
@@ -860,12 +865,44 @@ def load_quote_set(
     )
 
 
+@dataclass(frozen=True)
+class SetOutline:
+    """A set read and validated without opening any paper: what a caller that opens
+    each paper elsewhere (a worker process, a cluster) needs. ``path`` is absolute;
+    ``set_hash`` is the one :func:`load_quote_set` gives the whole set."""
+
+    name: str
+    path: Path
+    set_hash: str
+    paper_ids: tuple[str, ...]
+    quote_ids: tuple[str, ...]
+    multi_paper: bool
+
+
+def set_outline(path_or_name: str | os.PathLike) -> SetOutline:
+    """The :class:`SetOutline` of a set (:class:`DatasetError` as :func:`load_quote_set`)."""
+    spec = _read_spec(path_or_name)
+    return SetOutline(
+        name=spec.name,
+        path=spec.path.resolve(),
+        set_hash=hashlib.sha256(spec.data).hexdigest(),
+        paper_ids=tuple(_spec_paper_id(ps) for ps in spec.papers),
+        quote_ids=tuple(q.id for q in spec.quotes),
+        multi_paper=spec.multi,
+    )
+
+
 def _spec_paper_id(ps: _PaperSpec) -> str:
     return ps.paper.id or Path(ps.paper.file).stem
 
 
 def _load_part(
-    spec: _Spec, ps: _PaperSpec, folders: list[Path], path_or_name: str | os.PathLike, document: Document | None
+    spec: _Spec,
+    ps: _PaperSpec,
+    folders: list[Path],
+    path_or_name: str | os.PathLike,
+    document: Document | None,
+    cache: "ExtractionCache | None" = None,
 ) -> QuoteSet:
     """One paper of a set: opened, pin-checked, chunked, every anchor verified."""
     where = spec.source
@@ -878,7 +915,7 @@ def _load_part(
             raise DatasetError(f"{where}: paper {ps.paper.file!r} ({document.name}) does not match its pin: {pin.reason}")
         resolved = Resolved(Path(document.name), document, pin.warnings)
     else:
-        resolved = resolve(ps.paper, folders, set_name=_fetch_name(path_or_name, spec), source=where)
+        resolved = resolve(ps.paper, folders, set_name=_fetch_name(path_or_name, spec), source=where, cache=cache)
     doc = resolved.document
     field_name = "chunking.file" if ps.index is None else f"papers[{ps.index}].chunking.file"
     if ps.chunk_file is not None:

@@ -48,7 +48,7 @@ The review-time model is in :mod:`quotelocate.evaluation.savings`.
 from __future__ import annotations
 
 import math
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -160,6 +160,67 @@ def evaluate(
     if ablation:
         ev = add_ablation(ev, quote_set, workers=workers)
     return ev
+
+
+def combine(
+    parts: Sequence[Evaluation],
+    *,
+    named: Mapping[str, Rules],
+    savings: SavingsAssumptions,
+    quote_order: Sequence[str],
+    set_meta: Mapping[str, Any],
+) -> Evaluation:
+    """One evaluation of a whole set from evaluations of its papers, each made by
+    :func:`evaluate` on one paper with the same configs (in another process, or on
+    another machine): the verdicts in the set's quote order, every rate recomputed over
+    all of them, ``by_paper`` from each part, ``build_ms`` summed over the papers.
+    ``set_meta`` overrides the set-level provenance (name, hash, counts)."""
+    if not parts:
+        raise ConfigError("combine: no evaluations to combine")
+    verdicts = pd.concat([p.verdicts for p in parts], ignore_index=True)
+    order = {qid: i for i, qid in enumerate(quote_order)}
+    config_order = {name: i for i, name in enumerate(named)}
+    verdicts = (
+        verdicts.assign(_c=verdicts["config"].map(config_order), _q=verdicts["id"].map(order))
+        .sort_values(["_c", "_q"], kind="stable")
+        .drop(columns=["_c", "_q"])
+        .reset_index(drop=True)
+    )
+    verdicts = frame(verdicts.to_dict("records"), VERDICT_COLUMNS)
+    by_paper = pd.concat([p.by_paper for p in parts], ignore_index=True)
+    by_paper = by_paper.assign(_c=by_paper["config"].map(config_order)).sort_values("_c", kind="stable").drop(columns="_c")
+    by_paper = frame(by_paper.to_dict("records"), BY_PAPER_COLUMNS)
+    build = {name: float(by_paper.loc[by_paper["config"] == name, "build_ms"].sum()) / 1000.0 for name in named}
+    metrics = _metrics(verdicts, named, build)
+    by_tag = _by_tag(verdicts, named)
+    n = len(quote_order)
+    n_fabricated = int((verdicts[verdicts["config"] == next(iter(named))]["label"] == "fabricated").sum())
+    share = savings.fabricated_share if savings.fabricated_share is not None else (n_fabricated / n if n else 0.0)
+    meta = dict(parts[0].meta)
+    papers = [p for part in parts for p in part.meta.get("papers", [])]
+    meta.update(
+        {
+            "paper": papers[0]["file"] if len(papers) == 1 else f"{len(papers)} papers",
+            "paper_sha256": papers[0]["paper_sha256"] if len(papers) == 1 else "",
+            "text_sha256": papers[0]["text_sha256"] if len(papers) == 1 else "",
+            "text_fingerprint": parts[0].meta.get("text_fingerprint", {}) if len(papers) == 1 else {},
+            "papers": papers,
+            "set_warnings": [w for part in parts for w in part.meta.get("set_warnings", [])],
+            "n_quotes": n,
+            "n_fabricated": n_fabricated,
+            "n_faithful": n - n_fabricated,
+        }
+    )
+    meta.update(set_meta)
+    meta["savings_assumptions"] = {**meta.get("savings_assumptions", {}), "fabricated_share_used": share}
+    return Evaluation(
+        verdicts=verdicts,
+        metrics=metrics,
+        by_tag=by_tag,
+        savings=savings_table(metrics, savings, fabricated_share=share),
+        meta=meta,
+        by_paper=by_paper,
+    )
 
 
 def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[str, float]) -> pd.DataFrame:
