@@ -182,16 +182,22 @@ def test_local_processes_give_the_in_process_evaluation(pair_path, reference, tm
     assert warm.verdicts[COLUMNS].equals(reference.verdicts[COLUMNS])
 
 
-def test_a_real_dask_cluster_runs_the_papers_as_tasks(pair_path, reference, tmp_path):
+@pytest.fixture(scope="module")
+def dask_cluster():
+    """A real Dask scheduler with two worker processes, on loopback."""
     from dask.distributed import LocalCluster
 
-    seen = []
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=":0", silence_logs=40) as cluster:
-        assert len(cluster.workers) == 2
-        address = cluster.scheduler_address.replace("tcp://", "dask://")
-        ev = evaluate_corpus(pair_path, ["recommended"], repeats=1, cluster=address, cache=ExtractionCache(tmp_path),
-                             savings=FAST, progress=lambda done, total: seen.append((done, total)))
+        assert len(cluster.workers) == 2 and cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        yield cluster.scheduler_address.replace("tcp://", "dask://")
+
+
+def test_a_real_dask_cluster_runs_the_papers_as_tasks(pair_path, reference, tmp_path, dask_cluster):
+    seen = []
+    address = dask_cluster
+    ev = evaluate_corpus(pair_path, ["recommended"], repeats=1, cluster=address, cache=ExtractionCache(tmp_path),
+                         savings=FAST, progress=lambda done, total: seen.append((done, total)))
     assert ev.verdicts[COLUMNS].equals(reference.verdicts[COLUMNS])
     assert list(ev.by_paper["false_reject"]) == list(reference.by_paper["false_reject"])
     assert ev.meta["parallel"]["backend"] == "dask" and ev.meta["parallel"]["scheduler"] == address
@@ -236,3 +242,49 @@ def test_cli_cluster_errors_are_one_line(pair_path, monkeypatch):
     assert code == 2 and "cannot reach the Dask scheduler" in err and len(err.strip().splitlines()) == 1, err
     code, out, err = run_cli("eval", str(pair_path), "--ablation", "--no-store")
     assert code == 2 and "--ablation needs every paper in this process" in err
+
+
+QUOTES = [
+    {"id": "a", "paper": "1706.03762v7.pdf", "quote": "We propose a new simple network architecture, the Transformer"},
+    {"id": "b", "paper": "1706.03762v5.pdf", "quote": "We propose a new simple network architecture, the Transformer"},
+    {"id": "c", "paper": "1706.03762v7.pdf",
+     "quote": "Our model achieves 28.3 BLEU on the WMT 2014 English-to-German translation task"},
+]
+
+
+def write_quotes(path: Path, quotes: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(q) + "\n" for q in quotes), encoding="utf-8")
+    return path
+
+
+def test_cli_locate_over_a_folder_one_task_per_paper(tmp_path):
+    folder = v7_path().parent
+    quotes = write_quotes(tmp_path / "q.jsonl", QUOTES)
+    code, out, err = run_cli("locate", str(folder), "--quotes", str(quotes), "--json", "--workers", "2")
+    assert code == 1, err
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert [(r["id"], r["paper"], r["accepted"]) for r in recs] == [
+        ("a", "1706.03762v7.pdf", True), ("b", "1706.03762v5.pdf", True), ("c", "1706.03762v7.pdf", False)
+    ]
+    assert recs[2]["cause"] == "number-changed" and recs[0]["start"] != recs[1]["start"]
+    single = run_cli("locate", str(v7_path()), QUOTES[0]["quote"], "--json")[1]
+    assert json.loads(single)["start"] == recs[0]["start"]
+    missing = write_quotes(tmp_path / "m.jsonl", [QUOTES[0], {**QUOTES[1], "paper": "nope.pdf"}])
+    code, out, err = run_cli("locate", str(folder), "--quotes", str(missing))
+    assert code == 2 and f"{missing}: line 2: paper 'nope.pdf' is not in {folder}" in err
+    code, out, err = run_cli("locate", str(folder), "some quote")
+    assert code == 2 and "is a folder: give --quotes FILE" in err
+
+
+def test_locate_batch_on_the_dask_cluster(tmp_path, dask_cluster):
+    from quotelocate.chunks import Chunking
+    from quotelocate.interface.batch import locate_corpus
+    from quotelocate.limits import DEFAULT_LIMITS
+
+    items = [{**q, "cited_chunk": None, "line": i + 1} for i, q in enumerate(QUOTES)]
+    kwargs = dict(source="q.jsonl", rules=preset("recommended"), chunking=Chunking(), scope=None, limits=DEFAULT_LIMITS,
+                  allow_textless_pages=False, cache_dir=str(tmp_path))
+    folder = v7_path().parent
+    on_cluster = locate_corpus(folder, items, workers=1, cluster=dask_cluster, **kwargs)
+    here = locate_corpus(folder, items, workers=1, cluster=None, **kwargs)
+    assert [(r["id"], r["accepted"], r["start"]) for r in on_cluster] == [(r["id"], r["accepted"], r["start"]) for r in here]

@@ -148,7 +148,10 @@ def _read_quotes(path: str) -> list[dict[str, Any]]:
         cited = obj.get("cited_chunk")
         if cited is not None and (isinstance(cited, bool) or not isinstance(cited, int)):
             raise QuoteInputError(f"{path}: line {lineno}: 'cited_chunk' must be an integer")
-        out.append({"id": qid, "quote": quote, "cited_chunk": cited, "line": lineno})
+        paper = obj.get("paper")
+        if paper is not None and not isinstance(paper, str):
+            raise QuoteInputError(f"{path}: line {lineno}: 'paper' must be a file name")
+        out.append({"id": qid, "quote": quote, "cited_chunk": cited, "line": lineno, "paper": paper})
     return out
 
 
@@ -213,6 +216,8 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if (args.quote is None) == (args.quotes is None):
         raise _UsageError("quotelocate locate: give either a QUOTE or --quotes FILE")
     rules = rules_from_args(args)
+    if os.path.isdir(args.paper):
+        return _locate_corpus(args, rules, out, err)
     items = _read_quotes(args.quotes) if args.quotes else [{"id": 1, "quote": args.quote, "cited_chunk": args.cited_chunk}]
     doc = open_document(args, err)
     locator = build_locator(args, doc, rules, err)
@@ -230,6 +235,45 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if args.quotes:
                 print(f"[{item['id']}] ", end="", file=out)
             _print_verdict(verdict, locator, out)
+    return EXIT_REJECTED if rejected else EXIT_OK
+
+
+def _locate_corpus(args: argparse.Namespace, rules: Rules, out: TextIO, err: TextIO) -> int:
+    """``locate FOLDER --quotes FILE``: one task per paper (see :mod:`.batch`)."""
+    from tqdm import tqdm
+
+    from .batch import locate_corpus
+
+    if not args.quotes:
+        raise _UsageError(f"quotelocate locate: {args.paper} is a folder: give --quotes FILE whose lines name each quote's paper")
+    if args.chunks or args.password:
+        raise _UsageError("quotelocate locate: --chunks and --password name one paper; they do not apply to a folder")
+    items = _read_quotes(args.quotes)
+    cluster = args.cluster or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    papers = len({item["paper"] for item in items})
+    bar = tqdm(total=papers, file=err, unit="paper", desc="locate", disable=None, leave=False)
+    cache = eval_commands.open_cache(args)
+    try:
+        records = locate_corpus(
+            args.paper, items, source=args.quotes, rules=rules,
+            chunking=Chunking(size=args.chunk_size, overlap=args.chunk_overlap, group_size=args.group_size),
+            scope=args.scope, limits=Limits(seconds=args.max_seconds, memory_mb=args.max_memory_mb, max_pages=args.max_pages),
+            allow_textless_pages=args.allow_textless_pages, cache_dir=str(cache.path) if cache is not None else None,
+            workers=0 if args.workers is None else args.workers, cluster=cluster,
+            progress=lambda done, total: bar.update(done - bar.n),
+        )
+    finally:
+        bar.close()
+    rejected = 0
+    for rec in records:
+        rejected += not rec["accepted"]
+        if args.json:
+            print(json.dumps(rec, ensure_ascii=False), file=out)
+        elif rec["accepted"] or rec["status"] == "outside-material":
+            head = "ACCEPTED" if rec["accepted"] else "REJECTED"
+            print(f"[{rec['id']}] {head} ({rec['status']}) {rec['paper']} page {rec['page']}, chars {rec['start']}-{rec['end']}", file=out)
+        else:
+            print(f"[{rec['id']}] REJECTED ({rec['status']}) {rec['paper']} {rec.get('cause') or ''}: {rec.get('reason', '')}", file=out)
     return EXIT_REJECTED if rejected else EXIT_OK
 
 
@@ -311,6 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cited-chunk", type=int, metavar="N", help="chunk the model cited (single quote)")
     p.add_argument("--scope", choices=["chunk", "group", "document"], help="default: group with a cited chunk, else document")
     p.add_argument("--json", action="store_true", help="one JSON object per quote, in input order")
+    g = p.add_argument_group("a folder of papers (PAPER is a folder; each quote line names its \"paper\")")
+    g.add_argument("--workers", type=int, default=None, metavar="N", help="local processes, one paper per task (default: one per CPU)")
+    g.add_argument("--cluster", metavar="ADDR", help="run the papers as tasks on a Dask cluster, dask://HOST:PORT (default $DASK_SCHEDULER_ADDRESS)")
+    eval_commands.add_cache_options(g)
     add_rule_options(p)
     add_chunk_options(p)
     p.set_defaults(handler=cmd_locate)
