@@ -273,7 +273,7 @@ def test_cli_locate_over_a_folder_one_task_per_paper(tmp_path):
     code, out, err = run_cli("locate", str(folder), "--quotes", str(missing))
     assert code == 2 and f"{missing}: line 2: paper 'nope.pdf' is not in {folder}" in err
     code, out, err = run_cli("locate", str(folder), "some quote")
-    assert code == 2 and "is a folder: give --quotes FILE" in err
+    assert code == 2 and f"{folder}: is a directory; to check quotes over a folder of papers, give --quotes FILE" in err
 
 
 def test_locate_batch_on_the_dask_cluster(tmp_path, dask_cluster):

@@ -245,7 +245,10 @@ def _locate_corpus(args: argparse.Namespace, rules: Rules, out: TextIO, err: Tex
     from .batch import locate_corpus
 
     if not args.quotes:
-        raise _UsageError(f"quotelocate locate: {args.paper} is a folder: give --quotes FILE whose lines name each quote's paper")
+        raise _UsageError(
+            f"quotelocate locate: {args.paper}: is a directory; to check quotes over a folder of papers, "
+            "give --quotes FILE whose lines name each quote's paper"
+        )
     if args.chunks or args.password:
         raise _UsageError("quotelocate locate: --chunks and --password name one paper; they do not apply to a folder")
     items = _read_quotes(args.quotes)
