@@ -7,7 +7,7 @@ PAPERS ?= $(abspath ../shared/papers)
 FUZZ_STAMP := $(VENV)/.installed-fuzz
 FUZZ_SECONDS ?= 300
 
-.PHONY: run test install bench fuzz clean
+.PHONY: run test install bench fuzz e2e clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,5 +36,17 @@ $(FUZZ_STAMP): pyproject.toml | $(STAMP)
 fuzz: $(FUZZ_STAMP)
 	QUOTELOCATE_PAPERS="$${QUOTELOCATE_PAPERS:-$(PAPERS)}" FUZZ_SECONDS="$(FUZZ_SECONDS)" $(BIN)/python fuzz/run.py
 
+# End to end through outside tools too heavy for `make test` (promptfoo: ~700 npm
+# packages, 1.4 GB). Needs Node.js ^20.20 or >=22.22 and npm on the PATH.
+PROMPTFOO_DIR := integrations/promptfoo
+PROMPTFOO_STAMP := $(PROMPTFOO_DIR)/node_modules/.installed
+
+$(PROMPTFOO_STAMP): $(PROMPTFOO_DIR)/package.json $(PROMPTFOO_DIR)/package-lock.json
+	cd $(PROMPTFOO_DIR) && npm ci --no-audit --no-fund
+	touch $(PROMPTFOO_STAMP)
+
+e2e: $(STAMP) $(PROMPTFOO_STAMP)
+	QUOTELOCATE_PAPERS="$${QUOTELOCATE_PAPERS:-$(PAPERS)}" PROMPTFOO_PYTHON="$(abspath $(BIN)/python)" $(BIN)/python -m pytest -q e2e
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info $(PROMPTFOO_DIR)/node_modules

@@ -14,32 +14,42 @@ Document and quote text is only ever shown with ``st.text``, ``st.code`` or
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
+import time
 from dataclasses import asdict, fields
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from quotelocate.evaluation import report
+from quotelocate.evaluation import change_report, report
+from quotelocate.evaluation.formatting import format_rate
 from quotelocate.interface import workbench
 from quotelocate.chunks import Chunking
-from quotelocate.data.quoteset import BUNDLED_SETS, Quote, QuoteSet, fetch, load_quote_set
+from quotelocate.data import editing
+from quotelocate.data.quoteset import BUNDLED_SETS, FABRICATED_TAGS, FAITHFUL_TAGS, Quote, QuoteSet, fetch, load_quote_set
 from quotelocate.document import render_page_png
+from quotelocate.interface import overlay
 from quotelocate.errors import PaperNotFoundError, QuotelocateError
 from quotelocate.evaluation import Evaluation, SavingsAssumptions, cause_table, evaluate, grid_configs
+from quotelocate.evaluation.savings import MIN_TIMED_DECISIONS, measured_review
 from quotelocate.locate import Locator, Verdict
 from quotelocate.normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
 from quotelocate.evaluation.runstore import RunStore
+from quotelocate.trace import RuleTrace, rule_trace
+from quotelocate.interface.eval_worker import WorkerRequest
 
-VIEWS = ("Evaluate", "Compare", "Inspect", "Savings", "Share", "Runs")
+VIEWS = ("Evaluate", "Compare", "Inspect", "Playground", "Savings", "Share", "Runs")
 UPLOAD = "upload"
 SETS = (*BUNDLED_SETS, UPLOAD)
 DEFAULT_RULES = PRESETS["recommended"]
 RULE_FIELDS = tuple(f.name for f in fields(Rules))
 SCOPES = ("group", "chunk", "document")
+OVERLAY_HELP = {"help": "Outline every text line in the colour of its flow (body, footnote, caption, float, "
+                        "furniture, hidden) and number it in the order the layout reader reads it."}
 COMPARE_MODES = ("every preset", "presets and recommended minus one rule", "one rule varied")
 DEFAULT_SAVINGS = SavingsAssumptions()
 SAVINGS_KEYS = ("rerun_s", "review_anchor_s", "review_no_anchor_s", "baseline", "target_pct", "fab_share_pct")
@@ -59,6 +69,10 @@ BOOL_RULES = {
     "furniture": "Drop page furniture",
     "layout": "Layout reading order",
     "word_boundaries": "Whole words only",
+    "accents": "Compose spacing accents (c¸ → ç)",
+    "markers": "Raised markers may be left out or kept",
+    "suspended_hyphens": "Suspended hyphens (pre- and post-)",
+    "math_spacing": "Ignore spaces next to math symbols",
 }
 
 
@@ -94,10 +108,38 @@ def locator_for(set_hash: str, paper_sha256: str, fingerprint: str, _quote_set: 
     return Locator(_quote_set.document(), _rules, chunking=_quote_set.chunking, chunks=_quote_set.explicit_chunks)
 
 
+@st.cache_resource(max_entries=8)
+def overlay_lines(paper_sha256: str, _quote_set: QuoteSet) -> tuple[overlay.OverlayLine, ...]:
+    return overlay.overlay_lines(_quote_set.document())
+
+
 @st.cache_data(max_entries=64)
-def page_png(paper_sha256: str, page: int, boxes: tuple, _quote_set: QuoteSet) -> bytes:
+def page_png(paper_sha256: str, page: int, boxes: tuple, with_overlay: bool, _quote_set: QuoteSet) -> bytes:
     doc = _quote_set.document()
-    return render_page_png(doc, page, boxes=boxes, pdf_path=str(_quote_set.paper_path or doc.name))
+    path = str(_quote_set.paper_path or doc.name)
+    if with_overlay:
+        return overlay.render_overlay_png(doc, page, lines=overlay_lines(doc.sha256, _quote_set), pdf_path=path,
+                                          boxes=boxes)
+    return render_page_png(doc, page, boxes=boxes, pdf_path=path)
+
+
+def highlight_images(quote_set: QuoteSet, verdict: Verdict, with_overlay: bool) -> tuple[list[tuple[int, bytes]], str]:
+    """Rendered pages of a verdict's match (or closest passage), up to three, and what is highlighted."""
+    doc = quote_set.document()
+    boxes: tuple = verdict.boxes
+    pages: tuple[int, ...] = verdict.pages
+    highlight = "match" if verdict.accepted else "found text"
+    if verdict.near_miss is not None:
+        nm = verdict.near_miss
+        boxes = doc.boxes([(nm.start, nm.end)])
+        pages = doc.pages_for(nm.start, nm.end)
+        highlight = "closest passage"
+    images = []
+    if doc.kind == "pdf":
+        for page in pages[:3]:
+            images.append((page, page_png(doc.sha256, page, tuple(b for b in boxes if b.page == page), with_overlay,
+                                          quote_set)))
+    return images, highlight
 
 
 @st.cache_data(show_spinner="Writing the report…", max_entries=8)
@@ -105,11 +147,31 @@ def report_html(key: str, _evaluation: Evaluation) -> str:
     return report.render_html(_evaluation)
 
 
+@st.cache_data(show_spinner="Writing the report…", max_entries=8)
+def change_html(key: str, _before: Evaluation, _after: Evaluation, before_title: str, after_title: str) -> str:
+    return change_report.render_change_html(_before, _after, a_title=before_title, b_title=after_title)
+
+
+@st.cache_data(show_spinner="Evaluating the upload in a worker process…", max_entries=64)
+def run_isolated(request_json: str, _request: WorkerRequest) -> Evaluation:
+    return workbench.evaluate_upload(_request)
+
+
 def evaluation_of(quote_set: QuoteSet, named: dict[str, Rules], *, scope: str, repeats: int = 1,
                   savings: SavingsAssumptions | None = None, ablation: bool = False) -> Evaluation:
-    """Cached :func:`evaluate`, keyed by (set hash, rules fingerprints, options)."""
+    """Cached :func:`evaluate`, keyed by (set hash, rules fingerprints, options). An
+    uploaded set is evaluated in a worker process with a time limit (see
+    :mod:`quotelocate.interface.eval_worker`), never in the server's own process."""
     if savings is None:  # no savings asked for: measure against the first config, evaluate nothing extra
         savings = SavingsAssumptions(baseline=next(iter(named)))
+    source = st.session_state.get("_upload_source")
+    if source is not None and source["set_hash"] == quote_set.set_hash:
+        request = WorkerRequest(
+            set_path=source["set_path"], paper_path=source["paper_path"], chunking=source["chunking"],
+            configs={name: rules.to_dict() for name, rules in named.items()}, scope=scope, repeats=repeats,
+            savings=asdict(savings), ablation=ablation,
+        )
+        return run_isolated(request.to_json(), request)
     configs = tuple((name, rules.fingerprint) for name, rules in named.items())
     return run_evaluation(quote_set.set_hash, configs, scope, repeats, tuple(sorted(asdict(savings).items())),
                           ablation, quote_set, tuple(named.values()))
@@ -232,11 +294,20 @@ def resolve_quote_set(choices: dict[str, Any]) -> QuoteSet | None:
             if set_file is None:
                 st.info("Upload a quote set (YAML, format in datasets/README.md) and its paper (PDF) in the sidebar.")
                 return None
+            workbench.check_upload_object(set_file, "quote set")  # before a byte is copied or written
+            if pdf_file is not None:
+                workbench.check_upload_object(pdf_file, "paper")
             set_bytes = set_file.getvalue()
             pdf_bytes = pdf_file.getvalue() if pdf_file is not None else None
             digest = workbench.upload_digest(set_bytes, pdf_bytes)
             quote_set = load_uploaded(digest, session_folder(), set_bytes, pdf_bytes)
+            paper = quote_set.paper_path if pdf_bytes is not None else None
+            st.session_state["_upload_source"] = {
+                "set_hash": quote_set.set_hash, "set_path": str(quote_set.path),
+                "paper_path": None if paper is None else str(paper), "chunking": None,
+            }
         else:
+            st.session_state["_upload_source"] = None
             quote_set = load_bundled(name, os.environ.get("QUOTELOCATE_PAPERS", ""))
     except PaperNotFoundError as exc:
         render_missing_paper(name, str(exc))
@@ -250,6 +321,10 @@ def resolve_quote_set(choices: dict[str, Any]) -> QuoteSet | None:
         wanted = (int(size or base.size), int(base.overlap if overlap is None else overlap), int(group or base.group_size))
         try:
             quote_set = rechunked(quote_set.set_hash, wanted, quote_set)
+            source = st.session_state.get("_upload_source")
+            if source is not None:
+                st.session_state["_upload_source"] = {**source, "set_hash": quote_set.set_hash,
+                                                      "chunking": wanted}
         except QuotelocateError as exc:
             show_error("That chunking does not fit this quote set; using the set's own.", str(exc))
     return quote_set
@@ -289,21 +364,22 @@ def render_set_header(quote_set: QuoteSet, rules: Rules) -> None:
         st.code(warning, language=None, wrap_lines=True)
 
 
-def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules, causes: pd.DataFrame) -> None:
+def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules, causes: pd.DataFrame,
+                    verdicts: pd.DataFrame) -> None:
     st.subheader("Evaluate")
     st.text(f"Rules: {rules.describe()}")
     c = st.columns(3)
-    c[0].metric("False-reject rate", report.format_rate(metrics["false_reject"]),
+    c[0].metric("False-reject rate", format_rate(metrics["false_reject"]),
                 help="Faithful quotes rejected (lower is better).")
-    c[0].caption(f"95% interval {report.format_rate(metrics['fr_low'])} – {report.format_rate(metrics['fr_high'])}"
+    c[0].caption(f"95% interval {format_rate(metrics['fr_low'])} – {format_rate(metrics['fr_high'])}"
                  f" · n = {metrics['n_faithful']}")
-    c[1].metric("False-accept rate", report.format_rate(metrics["false_accept"]),
+    c[1].metric("False-accept rate", format_rate(metrics["false_accept"]),
                 help="Fabricated quotes accepted (must stay at zero).")
-    c[1].caption(f"95% interval {report.format_rate(metrics['fa_low'])} – {report.format_rate(metrics['fa_high'])}"
+    c[1].caption(f"95% interval {format_rate(metrics['fa_low'])} – {format_rate(metrics['fa_high'])}"
                  f" · n = {metrics['n_fabricated']}")
-    c[2].metric("Anchor accuracy", report.format_rate(metrics["anchor_accuracy"]),
+    c[2].metric("Anchor accuracy", format_rate(metrics["anchor_accuracy"]),
                 help="Accepted faithful quotes placed on their labelled span.")
-    c[2].caption(f"95% interval {report.format_rate(metrics['aa_low'])} – {report.format_rate(metrics['aa_high'])}")
+    c[2].caption(f"95% interval {format_rate(metrics['aa_low'])} – {format_rate(metrics['aa_high'])}")
     c = st.columns(5)
     c[0].metric("Throughput", f"{metrics['throughput_qps']:,.0f} q/s")
     c[1].metric("Latency p50", f"{metrics['p50_ms']:.2f} ms")
@@ -311,8 +387,9 @@ def render_evaluate(metrics: pd.Series, by_tag: pd.DataFrame, rules: Rules, caus
     c[3].metric("Latency p99", f"{metrics['p99_ms']:.2f} ms")
     c[4].metric("Index build", f"{metrics['build_ms']:.0f} ms")
     st.caption(report.HOW_MEASURED)
+    st.vega_lite_chart(report.latency_spec(verdicts), width="content")
     st.markdown("**Error rate per tag** (faithful: rejected; fabricated: accepted)")
-    table = by_tag.assign(rate=[report.format_rate(r, lo, hi) for r, lo, hi in zip(by_tag["rate"], by_tag["low"], by_tag["high"])])
+    table = by_tag.assign(rate=[format_rate(r, lo, hi) for r, lo, hi in zip(by_tag["rate"], by_tag["low"], by_tag["high"])])
     st.dataframe(table[["label", "tag", "n", "rate"]], hide_index=True, width="stretch")
     st.markdown("**How rejections were explained** (suspected cause per class; fuzzy similarity explains, never accepts)")
     st.dataframe(causes, hide_index=True, width="stretch")
@@ -322,10 +399,14 @@ def render_compare(evaluation: Evaluation, ablation: pd.DataFrame | None, flips:
                    pair: tuple[str, str]) -> None:
     st.dataframe(report.metrics_table(evaluation.metrics), hide_index=True, width="stretch")
     st.altair_chart(report.rates_chart(evaluation.metrics), width="content")
+    st.markdown("**Latency per config**")
+    st.vega_lite_chart(report.latency_spec(evaluation.verdicts), width="content")
+    st.altair_chart(report.throughput_chart(evaluation.metrics), width="content")
     st.markdown("**Per-tag error rate**")
     st.altair_chart(report.tag_heatmap(evaluation.by_tag), width="content")
     if ablation is not None:
-        st.markdown("**Ablation of the current config** (one rule changed; exact McNemar p-values)")
+        st.markdown("**Ablation of the current config** (one rule changed; exact McNemar p-values, and the same "
+                    "after Holm's correction for the number of tests in the table: `holm_p_*`)")
         st.dataframe(ablation.round(4), hide_index=True, width="stretch")
     st.markdown(f"**Quotes whose verdict flips** between `{pair[0]}` and `{pair[1]}`: {len(flips)}")
     st.dataframe(flips, hide_index=True, width="stretch")
@@ -381,12 +462,59 @@ def render_quote_detail(quote: Quote, verdict: Verdict, locator: Locator, images
             column.image(png, caption=f"page {page}: {highlight} highlighted", width="stretch")
 
 
+def render_overlay_legend(quote_set: QuoteSet, images: list[tuple[int, bytes]]) -> None:
+    lines = overlay_lines(quote_set.document().sha256, quote_set)
+    rows = [dict(page=page, **row) for page, _ in images for row in overlay.legend(lines, page)]
+    st.caption("Layout overlay: what the layout reader decided for each line (colour = flow; the number is the "
+               "line's place in the reading order the locator searches; furniture and blank lines are not read).")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="content",
+                 column_config={"colour": st.column_config.TextColumn("colour (hex)")})
+
+
+def render_trace(trace: RuleTrace) -> None:
+    passage = trace.passage_kind or "passage"
+    st.markdown(f"**Per-rule trace**: the quote and the {passage} after each rule, in the order the rules run")
+    st.caption("Read off the offset map of one normalization (no rule is re-run). [-old-]{+new+} marks what the "
+               "rule changed (↵ line break, · space, ⟨U+…⟩ other invisible characters); «…» marks text the rule "
+               "touched that a later rule finishes changing.")
+    for i, row in enumerate(trace.rows()):
+        changed = "" if i == 0 else f" · quote: {row['quote_changed']} changed · {passage}: {row['passage_changed']} changed"
+        st.text(f"{i}. {row['rule']}{changed}")
+        c1, c2 = st.columns(2)
+        c1.code(row["quote_marked"], language=None, wrap_lines=True)
+        if trace.passage is not None:
+            c2.code(row["passage_marked"], language=None, wrap_lines=True)
+    if trace.passage is None:
+        st.text("No passage to trace: the quote is invalid or nothing in the paper resembles it.")
+
+
+def render_playground(verdict: Verdict, trace: RuleTrace, images: list[tuple[int, bytes]], highlight: str,
+                      elapsed_ms: float) -> None:
+    (st.success if verdict.accepted else st.error)(
+        f"{'Accepted' if verdict.accepted else 'Rejected'}: {verdict.status}"
+        + (f" · cause {verdict.cause}" if verdict.cause else "")
+        + (f" · pages {', '.join(map(str, verdict.pages))}" if verdict.pages else "")
+        + f" · answered in {elapsed_ms:.0f} ms"
+    )
+    st.text(f"Reason: {verdict.reason}")
+    if verdict.rules:
+        st.text(f"Rules the match needed: {', '.join(verdict.rules)}")
+    render_trace(trace)
+    if verdict.near_miss is not None:
+        st.text("Character diff, [-passage-]{+quote+}:")
+        st.code(verdict.near_miss.diff_text(), language=None, wrap_lines=True)
+    if not images:
+        st.text("Nothing to highlight (no match and no near miss on a PDF page).")
+    for column, (page, png) in zip(st.columns(len(images)) if images else (), images):
+        column.image(png, caption=f"page {page}: {highlight} highlighted", width="stretch")
+
+
 def render_savings(savings: pd.DataFrame, name: str) -> None:
     row = savings.loc[savings["config"] == name].iloc[0]
-    st.metric("Measured saving", report.format_rate(row["saving"]),
+    st.metric("Measured saving", format_rate(row["saving"]),
               help="1 − cost(config) / cost(baseline), expected review seconds per quote.")
-    st.caption(f"interval {report.format_rate(row['saving_low'])} – {report.format_rate(row['saving_high'])}"
-               f" · claimed target {report.format_rate(row['target'])}"
+    st.caption(f"interval {format_rate(row['saving_low'])} – {format_rate(row['saving_high'])}"
+               f" · claimed target {format_rate(row['target'])}"
                f" · {row['cost_s_per_quote']:.1f} s vs {row['baseline_cost_s']:.1f} s per quote")
     sentence = report.savings_sentences(savings.loc[savings["config"] == name])[0]
     (st.success if bool(row["holds"]) else st.error)(sentence)
@@ -411,12 +539,16 @@ def render_share(url: str, uploaded: bool, stem: str, make_report, make_json, ma
                "loads nothing from the network. `quotelocate report RUN` writes the same file from a stored run.")
 
 
+RUN_LIST_COLUMNS = ["title", "tags", "notes", "created", "set_name", "configs", "n_quotes", "id"]
+
+
 def render_runs(runs: pd.DataFrame, store_path: str) -> None:
     st.text(f"Run store: {store_path}")
     if runs.empty:
         st.info("No stored runs yet. Save the current evaluation below, or use `quotelocate eval --save`.")
         return
-    st.dataframe(runs, hide_index=True, width="stretch")
+    st.dataframe(runs[RUN_LIST_COLUMNS], hide_index=True, width="stretch",
+                 column_config={"title": st.column_config.TextColumn("run", width="medium")})
 
 
 def render_run(evaluation: Evaluation) -> None:
@@ -424,11 +556,25 @@ def render_run(evaluation: Evaluation) -> None:
     st.altair_chart(report.rates_chart(evaluation.metrics), width="content")
 
 
-def render_run_diff(changed: pd.DataFrame, deltas: pd.DataFrame) -> None:
+def render_change(tables, sentences: list[str]) -> None:
+    if tables.pairing:
+        st.text(tables.pairing)
+    if tables.deltas.empty:
+        st.warning("The runs share no config name, so no rate or verdict is paired.")
+    for line in sentences:
+        st.text(line)
+    st.caption("Configs are paired by name and quotes by id; p-values are exact McNemar tests on the paired "
+               "decisions, then Holm-corrected for the number of tests in the table.")
     st.markdown("**Rate changes per config**")
-    st.dataframe(deltas, hide_index=True, width="stretch")
-    st.markdown(f"**Verdicts that changed**: {len(changed)}")
-    st.dataframe(changed, hide_index=True, width="stretch")
+    st.dataframe(tables.deltas.round(4), hide_index=True, width="stretch")
+    st.markdown("**Per tag** (tags whose error rate changed)")
+    st.dataframe(tables.by_tag.round(4), hide_index=True, width="stretch")
+    st.markdown("**Per paper**")
+    st.dataframe(tables.by_paper.round(4), hide_index=True, width="stretch")
+    st.markdown(f"**Verdicts that flipped**: {len(tables.flips)} (diffs are [-passage-]{{+quote+}})")
+    st.dataframe(tables.flips, hide_index=True, width="stretch")
+    st.markdown("**Configs** (rules and fingerprints of both runs)")
+    st.dataframe(tables.configs, hide_index=True, width="stretch")
 
 
 # ---------------------------------------------------------------------------------------
@@ -440,14 +586,15 @@ def evaluate_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     name = config_name(rules)
     ev = evaluation_of(quote_set, {name: rules}, scope=choices["scope"], repeats=choices["repeats"])
     metrics = ev.metrics.loc[ev.metrics["config"] == name].iloc[0]
-    render_evaluate(metrics, ev.by_tag.loc[ev.by_tag["config"] == name], rules, cause_table(ev.verdicts, name))
+    render_evaluate(metrics, ev.by_tag.loc[ev.by_tag["config"] == name], rules, cause_table(ev.verdicts, name),
+                    ev.verdicts.loc[ev.verdicts["config"] == name])
     if st.button("Save this evaluation to the run store", key="save_eval"):
         save_run(ev)
 
 
-def save_run(evaluation: Evaluation) -> None:
+def save_run(evaluation: Evaluation, *, name: str = "", notes: str = "", tags: list[str] | None = None) -> None:
     try:
-        run_id = run_store().save(evaluation)
+        run_id = run_store().save(evaluation, name=name, notes=notes, tags=tags or [])
     except QuotelocateError as exc:
         show_error("The run could not be saved.", str(exc))
         return
@@ -497,30 +644,147 @@ def inspect_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
         verdicts = report.errors(verdicts)
     elif only != "all":
         verdicts = verdicts.loc[verdicts["accepted"] == (only == "accepted")].reset_index(drop=True)
-    render_inspect_table(verdicts)
+    timing = st.toggle("Timing mode", key="timing", help=TIMING_HELP)
+    if not timing:
+        render_inspect_table(verdicts)
     ids = list(verdicts["id"]) or [q.id for q in quote_set.quotes]
     qid = st.selectbox("Quote (or click a row above)", ids, key="quote", bind="query-params")
     if qid is None:
         return
     quote = quote_set.by_id(qid)
+    if timing:
+        timing_mode(quote_set, choices, ids, qid)
+        return
     row = ev.verdicts.loc[(ev.verdicts["config"] == name) & (ev.verdicts["id"] == qid)].iloc[0]
     doc = quote_set.document()
     locator = locator_for(quote_set.set_hash, doc.sha256, rules.fingerprint, quote_set, rules)
     scope = row["scope"] or "document"
     verdict = locator.locate(quote.text, cited_chunk=quote.cited_chunk if scope != "document" else None, scope=scope)
-    boxes: tuple = verdict.boxes
-    pages: tuple[int, ...] = verdict.pages
-    highlight = "match" if verdict.accepted else "found text"
-    if verdict.near_miss is not None:
-        nm = verdict.near_miss
-        boxes = doc.boxes([(nm.start, nm.end)])
-        pages = doc.pages_for(nm.start, nm.end)
-        highlight = "closest passage"
-    images = []
-    if doc.kind == "pdf":
-        for page in pages[:3]:
-            images.append((page, page_png(doc.sha256, page, tuple(b for b in boxes if b.page == page), quote_set)))
+    images, highlight = highlight_images(quote_set, verdict, st.toggle("Layout overlay", key="overlay", **OVERLAY_HELP))
+    if images and st.session_state.get("overlay"):
+        render_overlay_legend(quote_set, images)
     render_quote_detail(quote, verdict, locator, images, highlight)
+
+
+TIMING_HELP = ("Review quotes one after the other, timed: each decision is stored in the run store with how "
+               "long it took, alternately with the anchor (page and highlight) shown and without it. The "
+               "Savings view then uses the medians of these times instead of the typed-in seconds.")
+
+
+def _record_decision(quote_set: QuoteSet, qid: str, anchor: bool, decision: str, ids: list[str]) -> None:
+    """Button callback: store the seconds since the quote was shown, move to the next quote."""
+    state = st.session_state
+    started = state.pop("_timing_t0", None)
+    if started is None or started[0] != qid:
+        return
+    seconds = time.monotonic() - started[1]
+    try:
+        run_store().record_review(set_name=quote_set.name, paper_sha256=quote_set.document().sha256, quote_id=qid,
+                                  anchor_shown=anchor, seconds=seconds, decision=decision)
+    except QuotelocateError as exc:
+        state["_timing_msg"] = ("error", str(exc))
+        return
+    state["_timing_n"] = state.get("_timing_n", 0) + 1
+    state["_timing_msg"] = ("ok", f"Recorded {seconds:.1f} s for {qid} ({'with' if anchor else 'without'} anchor, "
+                                  f"{decision}).")
+    state["quote"] = ids[(ids.index(qid) + 1) % len(ids)] if qid in ids else ids[0]
+
+
+def timing_mode(quote_set: QuoteSet, choices: dict[str, Any], ids: list[str], qid: str) -> None:
+    state = st.session_state
+    anchor = state.get("_timing_n", 0) % 2 == 0  # alternate, so both conditions fill up alike
+    if state.get("_timing_t0", (None,))[0] != qid:
+        state["_timing_t0"] = (qid, time.monotonic())  # the clock starts when the quote is first shown
+    kind, message = state.pop("_timing_msg", (None, ""))
+    if kind == "ok":
+        st.success(message)
+    elif kind == "error":
+        show_error("The review time was not stored.", message)
+    quote = quote_set.by_id(qid)
+    st.text(f"Decide: is this quote in the paper, verbatim? ({'anchor shown' if anchor else 'no anchor: find it yourself'})")
+    st.code(quote.text, language=None, wrap_lines=True)
+    c1, c2 = st.columns(2)
+    c1.button("In the paper (accept)", key="time_accept", on_click=_record_decision,
+              args=(quote_set, qid, anchor, "accept", ids))
+    c2.button("Not in the paper (reject)", key="time_reject", on_click=_record_decision,
+              args=(quote_set, qid, anchor, "reject", ids))
+    rules = choices["rules"]
+    doc = quote_set.document()
+    if anchor:
+        locator = locator_for(quote_set.set_hash, doc.sha256, rules.fingerprint, quote_set, rules)
+        scope = choices["scope"] if quote.cited_chunk is not None else "document"
+        verdict = locator.locate(quote.text, cited_chunk=quote.cited_chunk if scope != "document" else None,
+                                 scope=scope)
+        images, highlight = highlight_images(quote_set, verdict, False)
+        st.text(f"The checker says: {verdict.status} ({verdict.reason})")
+        for column, (page, png) in zip(st.columns(len(images)) if images else (), images):
+            column.image(png, caption=f"page {page}: {highlight} highlighted", width="stretch")
+    else:
+        st.text("The paper's text (search it with your browser's find):")
+        with st.container(height=420):
+            st.code(doc.text, language=None, wrap_lines=True)
+    try:
+        measured = measured_review(run_store().review_times(), paper_sha256=doc.sha256, min_decisions=1)
+        counts = run_store().review_times()
+    except QuotelocateError as exc:
+        show_error("The run store cannot be read.", str(exc))
+        return
+    mine = counts.loc[counts["paper_sha256"] == doc.sha256] if len(counts) else counts
+    st.caption(f"Timed decisions on this paper: {int(mine['anchor_shown'].sum()) if len(mine) else 0} with the anchor, "
+               f"{int((~mine['anchor_shown']).sum()) if len(mine) else 0} without"
+               + (f" · {measured.describe()}" if measured is not None else "")
+               + f" · the Savings view uses them from {MIN_TIMED_DECISIONS} of each.")
+
+
+def playground_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
+    rules = choices["rules"]
+    doc = quote_set.document()
+    locator = locator_for(quote_set.set_hash, doc.sha256, rules.fingerprint, quote_set, rules)
+    text = st.text_area("Quote", key="pg_quote", height=110,
+                        placeholder="Paste a quote a model says it copied from the loaded paper")
+    c1, c2 = st.columns([3, 1])
+    cited = c1.text_input("Cited chunk (optional): its number, or its text", key="pg_chunk")
+    with_overlay = c2.toggle("Layout overlay", key="pg_overlay", **OVERLAY_HELP)
+    if not text.strip():
+        st.info(f"Paste a quote to check it against {doc.name} with the rules in the sidebar.")
+        return
+    chunk = workbench.cited_chunk_of(cited, locator.chunks, doc.text)
+    scope = choices["scope"] if chunk is not None else "document"
+    t0 = time.perf_counter()
+    verdict = locator.locate(text, cited_chunk=chunk, scope=scope)
+    trace = rule_trace(locator, verdict)
+    elapsed_ms = 1000 * (time.perf_counter() - t0)
+    images, highlight = highlight_images(quote_set, verdict, with_overlay)
+    render_playground(verdict, trace, images, highlight, elapsed_ms)
+    if images and with_overlay:
+        render_overlay_legend(quote_set, images)
+    save_to_set(quote_set, verdict)
+
+
+def save_to_set(quote_set: QuoteSet, verdict: Verdict) -> None:
+    st.markdown("**Save to set**: add this quote, labelled, to a quote set you are building")
+    default_id = "pg-" + hashlib.sha256(verdict.quote.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    with st.form("pg_save", clear_on_submit=False, border=True):
+        c1, c2, c3 = st.columns(3)
+        name = c1.text_input("Set name", value=f"{quote_set.name}-edits", key="pg_set",
+                             help=f"A file in {editing.sets_folder()} (lower-case letters, digits, '-').")
+        qid = c2.text_input("Quote id", value=default_id, key="pg_id")
+        label = c3.radio("Label", ("faithful", "fabricated"), key="pg_label", horizontal=True,
+                         index=0 if verdict.accepted else 1)
+        tags = st.multiselect("Tags", (*FAITHFUL_TAGS, *FABRICATED_TAGS), key="pg_tags",
+                              help="Faithful quotes take artifact tags, fabricated ones fabrication tags.")
+        note = st.text_input("Note (optional)", key="pg_note")
+        submitted = st.form_submit_button("Save to set")
+    if not submitted:
+        return
+    try:
+        quote = workbench.labelled_quote(verdict, quote_id=qid.strip(), label=label, tags=tags, note=note)
+        saved = editing.add_quote(name.strip(), quote, quote_set=quote_set)
+    except QuotelocateError as exc:
+        show_error("The quote was not saved.", str(exc))
+        return
+    st.success(f"Saved as {quote.id} ({label}); the set now has {len(saved)} quotes.")
+    st.code(str(saved.path), language=None)
 
 
 def savings_assumptions() -> SavingsAssumptions:
@@ -550,16 +814,37 @@ def savings_assumptions() -> SavingsAssumptions:
 
 def savings_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     rules = choices["rules"]
+    try:
+        measured = measured_review(run_store().review_times(), paper_sha256=quote_set.document().sha256)
+    except QuotelocateError as exc:
+        show_error("The run store cannot be read; using the typed-in review times.", str(exc))
+        measured = None
+    use = st.toggle("Use measured review times", value=measured is not None, key="use_measured",
+                    disabled=measured is None,
+                    help=f"Medians of the decisions timed in Inspect's timing mode on this paper (at least "
+                         f"{MIN_TIMED_DECISIONS} with and {MIN_TIMED_DECISIONS} without the anchor).")
     assumptions = savings_assumptions()
+    source = "assumed (typed in)"
+    if use and measured is not None:
+        assumptions = measured.assumptions(assumptions)
+        source = measured.describe()
+        st.info(f"Review seconds used: {source}. The typed-in review times are ignored.")
+    else:
+        st.info("Review seconds used: the typed-in assumptions"
+                + ("" if measured is not None else f" (fewer than {MIN_TIMED_DECISIONS} timed decisions in each "
+                                                    "condition on this paper; time some in Inspect's timing mode)")
+                + ".")
     name = config_name(rules)
     named = {assumptions.baseline: PRESETS[assumptions.baseline]}
     named.setdefault(name, rules)  # the current rules, unless they are the baseline preset itself
     ev = evaluation_of(quote_set, named, scope=choices["scope"], savings=assumptions)
     st.caption("Expected review seconds per quote: a rejected faithful quote costs a re-run plus a search "
                "without an anchor, an accepted one a check with its anchor; a rejected fabrication costs a "
-               "re-run, an accepted one a search without an anchor. The interval spans the 95% intervals of "
-               "both configs' rates; the claim holds when its lower end reaches the target.")
-    render_savings(ev.savings, name)
+               "re-run, an accepted one a search without an anchor. The claim holds when the lower end of "
+               "the saving's 95% interval reaches the target.")
+    table = ev.savings.assign(review_times=source)
+    st.caption(report.savings_method(table))
+    render_savings(table, name)
 
 
 def share_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
@@ -584,6 +869,18 @@ def share_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     )
 
 
+def _tags(text: str) -> list[str]:
+    return [t.strip() for t in (text or "").split(",") if t.strip()]
+
+
+def _ask_delete(run_id: int) -> None:
+    st.session_state["_delete_run"] = run_id
+
+
+def _cancel_delete() -> None:
+    st.session_state.pop("_delete_run", None)
+
+
 def runs_view(quote_set: QuoteSet | None, choices: dict[str, Any]) -> None:
     try:
         store = run_store()
@@ -591,37 +888,80 @@ def runs_view(quote_set: QuoteSet | None, choices: dict[str, Any]) -> None:
     except QuotelocateError as exc:
         show_error("The run store cannot be read.", str(exc))
         return
+    if quote_set is not None:
+        with st.form("save_run_form", border=True):
+            st.markdown("**Save the current evaluation**")
+            c1, c2 = st.columns(2)
+            name = c1.text_input("Name", key="run_name", placeholder="e.g. before the layout change")
+            tags = c2.text_input("Tags (comma-separated)", key="run_tags")
+            notes = st.text_area("Notes", key="run_notes", height=68)
+            save = st.form_submit_button("Save the current evaluation")
+        if save:
+            rules = choices["rules"]
+            save_run(evaluation_of(quote_set, {config_name(rules): rules}, scope=choices["scope"],
+                                   repeats=choices["repeats"]), name=name, notes=notes, tags=_tags(tags))
+            runs = store.list_runs()
     render_runs(runs, str(store.path))
-    if quote_set is not None and st.button("Save the current evaluation", key="save_runs"):
-        rules = choices["rules"]
-        save_run(evaluation_of(quote_set, {config_name(rules): rules}, scope=choices["scope"],
-                               repeats=choices["repeats"]))
-        runs = store.list_runs()
     if runs.empty:
         return
-    ids = list(runs["id"])
-    st.markdown("**Reload a run**")
-    pick = st.selectbox("Run", ids, index=len(ids) - 1, key="run_pick")
+    ids = [int(i) for i in runs["id"]]
+    titles = {int(r["id"]): f"{r['title']} (#{r['id']}, {r['created']})" for r in runs.to_dict("records")}
+    st.markdown("**One run**")
+    pick = st.selectbox("Run", ids, index=len(ids) - 1, key="run_pick", format_func=titles.get)
+    pending = st.session_state.get("_delete_run")
+    if pending is not None and pending in ids:
+        st.warning(f"Delete {titles[pending]} and all its verdicts? This cannot be undone.")
+        c1, c2 = st.columns(2)
+        if c1.button("Yes, delete it", key="run_delete_yes", type="primary"):
+            try:
+                store.delete(pending)
+            except QuotelocateError as exc:
+                show_error("The run was not deleted.", str(exc))
+            else:
+                st.session_state.pop("_delete_run", None)
+                st.rerun()
+        c2.button("Cancel", key="run_delete_no", on_click=_cancel_delete)
     try:
         stored = store.load(pick)
+        info = store.info(pick)
     except QuotelocateError as exc:
         show_error("That run could not be loaded.", str(exc))
     else:
+        with st.form(f"label_run_{pick}", border=True):
+            c1, c2 = st.columns(2)
+            new_name = c1.text_input("Name", value=info["name"], key=f"label_name_{pick}")
+            new_tags = c2.text_input("Tags (comma-separated)", value=", ".join(info["tags"]), key=f"label_tags_{pick}")
+            new_notes = st.text_area("Notes", value=info["notes"], key=f"label_notes_{pick}", height=68)
+            relabel = st.form_submit_button("Save name, tags and notes")
+        if relabel:
+            try:
+                store.label(pick, name=new_name, notes=new_notes, tags=_tags(new_tags))
+            except QuotelocateError as exc:
+                show_error("The run was not relabelled.", str(exc))
+            else:
+                st.rerun()
         render_run(stored)
-        st.download_button("Download this run's report (HTML)", key="dl_run_report",
+        c1, c2 = st.columns(2)
+        c1.download_button("Download this run's report (HTML)", key="dl_run_report",
                            data=lambda: report_html(f"run:{store.path}:{pick}", stored),
                            file_name=f"quotelocate-run-{pick}-report.html", mime="text/html")
+        c2.button("Delete this run…", key="run_delete", on_click=_ask_delete, args=(pick,))
     if len(ids) >= 2:
-        st.markdown("**Compare two runs**")
+        st.markdown("**Before and after: compare two runs**")
         c1, c2 = st.columns(2)
-        a = c1.selectbox("Run A", ids, index=len(ids) - 2, key="run_a")
-        b = c2.selectbox("Run B", ids, index=len(ids) - 1, key="run_b")
+        a = c1.selectbox("Before", ids, index=len(ids) - 2, key="run_a", format_func=titles.get)
+        b = c2.selectbox("After", ids, index=len(ids) - 1, key="run_b", format_func=titles.get)
         try:
-            changed, deltas = store.compare(a, b)
+            before, after = store.load(a), store.load(b)
+            ta, tb = store.info(a)["title"], store.info(b)["title"]
+            tables = change_report.change_tables(before, after, a_title=ta, b_title=tb)
         except QuotelocateError as exc:
             show_error("Those runs could not be compared.", str(exc))
             return
-        render_run_diff(changed, deltas)
+        render_change(tables, change_report.change_sentences(tables.deltas))
+        st.download_button("Download the before/after report (HTML)", key="dl_change_report",
+                           data=lambda: change_html(f"{store.path}:{a}:{b}", before, after, ta, tb),
+                           file_name=f"quotelocate-runs-{a}-{b}-change.html", mime="text/html")
 
 
 # ---------------------------------------------------------------------------------------
@@ -636,7 +976,7 @@ def main() -> None:
     if quote_set is not None:
         render_set_header(quote_set, choices["rules"])
     tabs = st.tabs(VIEWS, key="view", bind="query-params")
-    controllers = (evaluate_view, compare_view, inspect_view, savings_view, share_view, runs_view)
+    controllers = (evaluate_view, compare_view, inspect_view, playground_view, savings_view, share_view, runs_view)
     for tab, controller in zip(tabs, controllers):
         if not tab.open:
             continue

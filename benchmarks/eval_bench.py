@@ -18,7 +18,7 @@ presets and ``recommended`` with each of furniture, unicode, hyphenation and whi
 switched off. The figure is the median wall time of ``--runs`` runs (CPU seconds and
 the load average are printed too, since other processes on the machine skew wall
 time); the budget
-(issue: "labelled quote sets ... evaluation engine") is 3 s on a 2-core machine.
+is 3 s on a 2-core machine, so a grid of configs stays interactive in the workbench.
 
     python benchmarks/eval_bench.py [--quotes N] [--runs R] [--workers W] [--json] [--profile]
 

@@ -39,7 +39,8 @@ import pymupdf
 
 from quotelocate import Document, Locator, Rules
 from quotelocate.errors import EncryptedDocumentError, QuotelocateError
-from quotelocate.locate import ACCEPTED_STATUSES, STATUSES, Verdict, _skeleton
+from quotelocate.kgrams import skeleton as _skeleton
+from quotelocate.locate import ACCEPTED_STATUSES, STATUSES, Verdict
 from quotelocate.normalize import (
     _HYPHEN_BREAK,
     FLAG_NAMES,

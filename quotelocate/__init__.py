@@ -11,7 +11,7 @@ The package has four layers; imports only go down this list:
 ``quotelocate.evaluation``  rates, intervals, savings, ablation, the run store, reports;
 ``quotelocate.data``        quote sets, the hardened YAML reader, papers and the synthetic paper;
 core                        ``document``, ``layout``, ``normalize``, ``locate``, ``diagnose``,
-                            ``chunks``, ``limits``, ``jsonl``, ``errors``.
+                            ``trace``, ``chunks``, ``limits``, ``jsonl``, ``errors``.
 
 Every public name below is imported from its home on first use, so ``import
 quotelocate`` (and ``quotelocate --version``) loads neither pymupdf nor pandas.
@@ -19,7 +19,9 @@ quotelocate`` (and ``quotelocate --version``) loads neither pymupdf nor pandas.
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -39,6 +41,9 @@ _HOMES = {
     "Rules": "normalize",
     "normalize": "normalize",
     "preset": "normalize",
+    "Verifier": "verify",
+    "verify": "verify",
+    "verify_frame": "verify",
     # the evaluation and data layers need the [eval] extra
     "Evaluation": "evaluation.result",
     "SavingsAssumptions": "evaluation.savings",
@@ -61,6 +66,26 @@ if TYPE_CHECKING:  # pragma: no cover
     from .limits import Limits
     from .locate import Locator, Verdict, locate
     from .normalize import PRESETS, Rules, normalize, preset
+    from .verify import Verifier, verify, verify_frame
+
+
+_SHADOWED = frozenset(name for name, home in _HOMES.items() if name == home)
+"""Functions named like their module (``locate``, ``normalize``, ``verify``)."""
+
+
+class _Package(ModuleType):
+    """Importing ``quotelocate.verify`` binds the name ``verify`` on the package to the
+    module; for the functions named like their module, bind the function instead, so
+    ``quotelocate.verify`` is the function however the module was first imported (the
+    module itself stays in ``sys.modules``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, ModuleType) and hasattr(value, name):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:
@@ -68,8 +93,7 @@ def __getattr__(name: str) -> Any:
     if home is None:
         raise AttributeError(f"module 'quotelocate' has no attribute {name!r}")
     value = getattr(import_module(f".{home}", __name__), name)
-    if name != "normalize" and name != "locate":  # a function named like its module is looked up each time
-        globals()[name] = value
+    globals()[name] = value
     return value
 
 

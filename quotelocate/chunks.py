@@ -100,15 +100,38 @@ def load_chunks_file(path: str | os.PathLike, text: str) -> tuple[Chunk, ...]:
             if text[start:end] != chunk_text:
                 raise ChunkError(f"{p}: line {lineno}: chunk text differs from the document at {start}:{end}")
         else:
-            start = text.find(chunk_text, search_from)
-            if start < 0:
-                start = text.find(chunk_text)
-            if start < 0:
-                raise ChunkError(
-                    f"{p}: line {lineno}: chunk {index} does not occur in the document text "
-                    "(chunks must be cut from `quotelocate text` output)"
-                )
+            start = find_chunk(text, chunk_text, search_from, where=f"{p}: line {lineno}: chunk {index}")
             end = start + len(chunk_text)
         out.append(Chunk(index, start, end))
         search_from = start + 1
+    return tuple(out)
+
+
+def find_chunk(text: str, chunk_text: str, search_from: int, *, where: str) -> int:
+    """Where ``chunk_text`` starts in ``text``: the first occurrence at or after
+    ``search_from`` (chunks come in order), else the first anywhere."""
+    start = text.find(chunk_text, search_from)
+    if start < 0:
+        start = text.find(chunk_text)
+    if start < 0:
+        raise ChunkError(
+            f"{where} does not occur in the document text "
+            "(chunks must be cut from `quotelocate text` output)"
+        )
+    return start
+
+
+def chunks_from_texts(texts: Sequence[str], text: str, *, where: str = "chunks") -> tuple[Chunk, ...]:
+    """Explicit chunks given as their texts, in order, each found in ``text`` the way
+    :func:`load_chunks_file` finds chunks without offsets. ``where`` names the input in errors."""
+    out: list[Chunk] = []
+    search_from = 0
+    for index, chunk_text in enumerate(texts):
+        if not isinstance(chunk_text, str):
+            raise ChunkError(f"{where}[{index}]: expected a string, got {type(chunk_text).__name__}")
+        start = find_chunk(text, chunk_text, search_from, where=f"{where}[{index}]")
+        out.append(Chunk(index, start, start + len(chunk_text)))
+        search_from = start + 1
+    if not out:
+        raise ChunkError(f"{where}: expected at least one chunk")
     return tuple(out)

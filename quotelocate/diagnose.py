@@ -7,9 +7,13 @@ cause. Exact probes run first (a case-folded, digit-masked, marker-stripped or
 punctuation-stripped copy of the document that contains the quote names the cause with
 certainty); the fuzzy alignment decides the rest.
 
-Causes: ``partial-word``, ``unverifiable-page``, ``invisible-text``, ``confusable-character``, ``case-differs``, ``number-changed``,
-``marker-missing``, ``punctuation-differs``, ``spliced``, ``word-missing``,
-``word-added``, ``word-changed``, ``not-in-document``.
+Causes: ``partial-word``, ``marker-glued``, ``accent-split``, ``cross-flow``,
+``unverifiable-page``, ``invisible-text``, ``confusable-character``, ``case-differs``,
+``number-changed``, ``marker-missing``, ``punctuation-differs``, ``spliced``,
+``word-missing``, ``word-added``, ``word-changed``, ``not-in-document``, and
+``too-long-to-diagnose`` for a quote longer than :data:`DIAGNOSE_CHARS` (only reached
+when the quote length limit ``Rules.max_chars`` is raised or off), which is rejected
+without a search.
 """
 
 from __future__ import annotations
@@ -17,18 +21,25 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, get_args
 
+import regex
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from .locate import _K, DiffOp, NearMiss, _skeleton
+from .kgrams import K, skeleton, skeleton_with_map
+from .normalize import _apply_text, compose_accents
+from .prepare import prepare
 
 if TYPE_CHECKING:
     from .locate import Locator
 
-CAUSES = (
+Cause = Literal[
     "partial-word",
+    "marker-glued",
+    "accent-split",
+    "cross-flow",
     "unverifiable-page",
     "invisible-text",
     "confusable-character",
@@ -41,7 +52,70 @@ CAUSES = (
     "word-added",
     "word-changed",
     "not-in-document",
-)
+    "too-long-to-diagnose",
+]
+"""Why a quote was not found: each rejection names one."""
+
+CAUSES: tuple[Cause, ...] = get_args(Cause)
+
+
+@dataclass(frozen=True)
+class DiffOp:
+    """One step of a character diff: ``op`` is equal/replace/delete/insert; ``passage``
+    is the document side, ``quote`` the quote side."""
+
+    op: str
+    passage: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """The closest passage to a rejected quote and what differs."""
+
+    passage: str
+    start: int
+    end: int
+    page: int
+    similarity: float
+    cause: Cause
+    detail: str
+    quote: str = ""  # the normalized quote the passage is compared with
+
+    @property
+    def diff(self) -> tuple[DiffOp, ...]:
+        """Character diff, document side against quote side (computed on first use)."""
+        cached = self.__dict__.get("_diff")
+        if cached is None:
+            cached = char_diff(self.passage, self.quote)
+            object.__setattr__(self, "_diff", cached)
+        return cached
+
+    def diff_text(self) -> str:
+        """The diff as text: ``[-passage-]{+quote+}`` around each change."""
+        out = []
+        for d in self.diff:
+            if d.op == "equal":
+                out.append(d.quote)
+            else:
+                if d.passage:
+                    out.append(f"[-{d.passage}-]")
+                if d.quote:
+                    out.append(f"{{+{d.quote}+}}")
+        return "".join(out)
+
+    def to_dict(self) -> dict:
+        return {
+            "passage": self.passage,
+            "start": self.start,
+            "end": self.end,
+            "page": self.page,
+            "similarity": round(self.similarity, 2),
+            "cause": self.cause,
+            "detail": self.detail,
+            "diff": self.diff_text(),
+        }
+
 
 MIN_SIMILARITY = 60.0
 """Below this similarity the closest passage does not explain the quote."""
@@ -50,9 +124,29 @@ CLOSE_SIMILARITY = 90.0
 MIN_SHARED_WORDS = 0.7
 """A passage sharing fewer of the quote's words than this is not the quote's source."""
 
+# Cost bounds of the near-miss search (each keeps one diagnosis linear in the quote's
+# length; see :meth:`Diagnoser.near_miss`).
+MAX_ANCHORS = 512
+"""Most k-grams of a quote looked up in the index to find where it probably is."""
+ALIGN_CHARS = 400
+"""Longest normalized quote aligned whole; a longer one is aligned by an excerpt."""
+EXCERPT_HALF = 120
+"""An excerpt of a long quote reaches this many characters on each side of its first difference."""
+SCAN_CHARS = 64
+"""Longest prefix of a quote aligned against the whole text when no k-gram anchors it."""
+DIAGNOSE_CHARS = 20_000
+"""Past this many normalized characters a rejection is not diagnosed (``too-long-to-diagnose``)."""
+
 _DIGIT = re.compile(r"\d")
 _MARKER = re.compile(r" ?\[\^?\d+(?:\s*[,\u2013-]\s*\d+)*\]")
 _WORDS = re.compile(r"\w+|[^\w\s]")
+_GLUED_ITEM = r"(?:\d{1,3}|[*\u2217\u2020\u2021\u00a7\u00b6\u00b9\u00b2\u00b3\u2070\u2074-\u2079])"
+_GLUED_LIST = rf"{_GLUED_ITEM}+(?:[,\u2013\u2014-]{_GLUED_ITEM}+)*"
+_GLUED = re.compile(rf"{_GLUED_LIST}(?=[\s,.;:)\]]|$)")
+"""A footnote or citation marker as text: digits, superscripts, symbols, lists and ranges."""
+_UNGLUE = re.compile(rf"(?:(?<=[^\W\d_]{{2}})|(?<=[^\W\d_][,.;:])){_GLUED_LIST}(?=[\s,.;:)\]]|$)")
+"""A marker glued to a word of two or more letters, or to punctuation after a letter
+("models3", "text,2"; not the decimals of "0.5")."""
 # Letters of other scripts that look like Latin ones (a small, common subset of
 # Unicode's confusables list).
 _CONFUSABLES = str.maketrans(
@@ -68,9 +162,12 @@ _CONFUSABLES = str.maketrans(
 )
 
 
+_CONFUSABLE_RE = re.compile("[" + "".join(chr(c) for c in _CONFUSABLES) + "]")
+_PUNCT = regex.compile(r"\p{P}")
+
+
 def _strip_punct(text: str) -> str:
-    kept = "".join(" " if unicodedata.category(c).startswith("P") else c for c in text)
-    return " ".join(kept.split())
+    return " ".join(_PUNCT.sub(" ", text).split())
 
 
 class Diagnoser:
@@ -83,6 +180,15 @@ class Diagnoser:
         self._masked: str | None = None
         self._unmarked: str | None = None
         self._unpunct: str | None = None
+        self._unglued: str | None = None
+        self._accented: str | None = None
+        self._flat: str | None = None
+
+    def prepare(self) -> "Diagnoser":
+        """Build every probe copy of the document now (otherwise the first rejection
+        that needs one pays for it)."""
+        _ = self.lower, self.masked, self.unmarked, self.unpunct
+        return self
 
     # probes ---------------------------------------------------------------------------
     @property
@@ -109,6 +215,69 @@ class Diagnoser:
             self._unpunct = _strip_punct(self.text)
         return self._unpunct
 
+    def _key(self, text: str) -> str:
+        """``text`` as the locator searches it: without optional hyphens when
+        ``hyphenation="both"`` (the probes below compare such keys)."""
+        return skeleton(text) if self.locator._skel_map is not None else text
+
+    @property
+    def unglued(self) -> str:
+        """The search key of the text without markers glued to words ("models3" -> "models")."""
+        if self._unglued is None:
+            self._unglued = self._key(_UNGLUE.sub("", self.text))
+        return self._unglued
+
+    @property
+    def accented(self) -> str:
+        """The search key of the text with spacing accents composed ("Franc\u00b8ois" -> "François")."""
+        if self._accented is None:
+            self._accented = self._key(_apply_text(self.text, compose_accents(self.text)))
+        return self._accented
+
+    @property
+    def flat(self) -> str:
+        """The text normalized under the same rules but read as extracted, without the
+        layout reading order: what runs from one flow into another is contiguous here."""
+        if self._flat is None:
+            loc = self.locator
+            doc, rules = loc.document, loc.rules
+            if not rules.layout or doc.kind != "pdf":
+                self._flat = ""
+            else:
+                self._flat = self._key(prepare(doc, rules.replace(layout=False)).text)
+        return self._flat
+
+    def _glued_marker(self, text: str, end: int) -> str | None:
+        """What a match ending at ``end`` of ``text`` is glued to, when that is a
+        footnote or citation marker ("models|3", "text,|2")."""
+        if end < len(text) and end > 0 and (text[end - 1].isalpha() or text[end - 1] in ",.;:"):
+            m = _GLUED.match(text, end)
+            if m:
+                word = text[max(text.rfind(" ", 0, end) + 1, 0) : end]
+                return self._marker_detail(m.group(), word)
+        return None
+
+    def _marker_detail(self, marker: str, word: str) -> str:
+        how = (
+            "it is not set smaller and raised in the document, so it reads as part of the word"
+            if self.locator.rules.markers
+            else "the markers rule reads raised markers apart from the word"
+        )
+        return f"the document has the marker '{marker}' glued to '{word}' ({how})"
+
+    def _unglued_detail(self, unglued: str, idx: int, n: int) -> str:
+        """Name the glued marker inside a quote found at ``idx`` of :attr:`unglued`."""
+        text, removed = self._key(self.text), 0
+        for m in _UNGLUE.finditer(text):
+            at = m.start() - removed
+            if at > idx + n:
+                break
+            if at >= idx:
+                word = text[text.rfind(" ", 0, m.start()) + 1 : m.start()]
+                return self._marker_detail(m.group(), word)
+            removed += len(m.group())
+        return self._marker_detail("?", "a word")
+
     def _probe_cause(self, q: str) -> tuple[str, str] | None:
         at = self.text.find(q)
         if at >= 0:
@@ -119,8 +288,31 @@ class Diagnoser:
             end = self.locator.norm.ends[at + len(q) - 1]
             if any(s < end and start < e for s, e in self.locator.document.hidden):
                 return "invisible-text", f"the text on page {page} is invisible (hidden, white or tiny)"
+            glued = self._glued_marker(self.text, at + len(q))
+            if glued:
+                return "marker-glued", glued
             return "partial-word", "the text occurs only as part of a longer word, ligature or character"
-        if q.translate(_CONFUSABLES) != q and q.translate(_CONFUSABLES) in self.text:
+        key = self._key(q)
+        skel = self.locator._skel
+        at = skel.find(key)
+        if at >= 0:  # found up to hyphens: a marker at its end, or a hyphen that differs
+            glued = self._glued_marker(skel, at + len(key))
+            if glued:
+                return "marker-glued", glued
+        elif _UNGLUE.search(self.text) and (idx := self.unglued.find(key)) >= 0:
+            return "marker-glued", self._unglued_detail(self.unglued, idx, len(key))
+        elif not self.locator.rules.accents and key in self.accented:
+            return "accent-split", (
+                "the document spells an accented letter as the letter and a spacing accent "
+                "('c\u00b8' for 'ç', 'a\u00a8' for 'ä'); the accents rule composes them"
+            )
+        flat = self.flat if at < 0 else ""
+        if flat and key in flat:
+            return "cross-flow", (
+                "the text runs from one flow of the page into another (body text into a footnote, "
+                "caption, table or another column): contiguous as extracted, not in reading order"
+            )
+        if _CONFUSABLE_RE.search(q) and q.translate(_CONFUSABLES) in self.text:
             odd = sorted({c for c in q if c.translate(_CONFUSABLES) != c})
             names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in odd)
             return "confusable-character", f"look-alike character {names} instead of a Latin letter"
@@ -170,32 +362,120 @@ class Diagnoser:
         return f"'{_clip(head)}' and '{_clip(tail)}' occur in the document, but not together"
 
     # main -----------------------------------------------------------------------------
-    def _window(self, q: str) -> tuple[int, int] | None:
-        """Where the closest passage probably is: the start offsets implied by the
-        quote's k-grams found in the locator's index, by vote. None when no k-gram of
-        the quote occurs (then the whole text is aligned)."""
-        loc = self.locator
-        index, k = loc._index, _K
-        key = q if loc._skel_map is None else _skeleton(q)
+    def _shift(self, key: str) -> tuple[int, int] | None:
+        """Where the quote probably starts in the searched text (the skeleton with
+        ``hyphenation="both"``): the offset most of the quote's rare k-grams agree on,
+        by vote, and the first position of the key whose k-gram sits at that offset. At
+        most :data:`MAX_ANCHORS` k-grams are looked up, whatever the quote's length.
+        None when no rare k-gram of the quote occurs."""
+        index, k = self.locator._index, K
+        last = max(len(key) - k + 1, 1)
+        step = max(3, -(-last // MAX_ANCHORS))
         votes: dict[int, int] = {}
-        for i in range(0, max(len(key) - k + 1, 1), 3):
+        shifts: dict[int, int] = {}
+        first: dict[int, int] = {}
+        for i in range(0, last, step):
             positions = index.get(key[i : i + k], ())
             if 0 < len(positions) <= 20:
                 for p in positions:
                     bucket = (p - i) // 32
                     votes[bucket] = votes.get(bucket, 0) + 1
+                    shifts[p - i] = shifts.get(p - i, 0) + 1
+                    first.setdefault(p - i, i)
         if not votes:
             return None
-        best = max(votes, key=lambda b: (votes[b], -b)) * 32
-        if loc._skel_map is not None:
-            best = loc._skel_map[min(max(best, 0), len(loc._skel_map) - 1)]
+        best = max(votes, key=lambda b: (votes[b], -b))
+        shift = max((s for s in shifts if s // 32 == best), key=lambda s: (shifts[s], -s))
+        return shift, first[shift]
+
+    def _to_text(self, pos: int) -> int:
+        """A position of the searched text (the skeleton) as a position of the normalized text."""
+        skel_map = self.locator._skel_map
+        if skel_map is None:
+            return min(max(pos, 0), len(self.text))
+        if pos >= len(skel_map):
+            return len(self.text)
+        return skel_map[max(pos, 0)]
+
+    def _scan(self, q: str) -> tuple[int, int] | None:
+        """A window for a quote with no rare k-gram in the document: the place where
+        its first :data:`SCAN_CHARS` characters align best (one bit-parallel pass over
+        the text, whatever the quote's length)."""
+        text = self.text
+        if len(q) <= SCAN_CHARS:
+            return 0, len(text)
+        alignment = fuzz.partial_ratio_alignment(q[:SCAN_CHARS], text)
+        if alignment is None or alignment.score <= 0:
+            return None
+        at = alignment.dest_start
+        return max(0, at - len(q)), min(len(text), at + 2 * len(q) + 64)
+
+    def _short_window(self, q: str) -> tuple[int, int] | None:
+        key = q if self.locator._skel_map is None else skeleton(q)
+        anchor = self._shift(key)
+        if anchor is None:
+            return self._scan(q)
+        best = self._to_text((anchor[0] // 32) * 32)
         return max(0, best - len(q)), min(len(self.text), best + 2 * len(q) + 64)
 
-    def near_miss(self, q: str) -> NearMiss | None:
+    def _excerpt(self, q: str) -> tuple[int, int, tuple[int, int] | None]:
+        """For a long quote: the excerpt ``q[qa:qb]`` around its first difference from
+        the passage it was anchored to, and the window of the text to align it in.
+
+        From the first k-gram that sits where the anchors say, the agreement with the
+        text is extended backwards, and when it reaches the quote's start, forwards; the
+        first difference is where it stops (binary searches over slice comparisons, so
+        O(n log n) character comparisons done in C)."""
         text = self.text
-        window = self._window(q)
-        lo, hi = window if window else (0, len(text))
-        alignment = fuzz.partial_ratio_alignment(q, text[lo:hi])
+        both = self.locator._skel_map is not None
+        key = skeleton(q) if both else q
+        hay = self.locator._skel
+        anchor = self._shift(key)
+        if anchor is None:
+            window = self._scan(q[: 2 * EXCERPT_HALF])
+            return 0, min(len(q), 2 * EXCERPT_HALF), window
+        shift, i = anchor
+        back = _common_suffix(key, i, hay, shift + i)
+        if back < i:
+            d_key = i - back
+        else:
+            d_key = min(i + _common_prefix(key, i, hay, shift + i), len(key) - 1)
+        if both and key != q:
+            _, qmap = skeleton_with_map(q)
+            d = qmap[min(d_key, len(qmap) - 1)]
+        else:
+            d = d_key
+        qa = max(0, d - EXCERPT_HALF)
+        qb = min(len(q), qa + 2 * EXCERPT_HALF)
+        qa = max(0, qb - 2 * EXCERPT_HALF)
+        if qa > 0:  # whole words only
+            space = q.find(" ", qa, qa + 30)
+            qa = space + 1 if space >= 0 else qa
+        if qb < len(q):
+            space = q.rfind(" ", qb - 30, qb)
+            qb = space if space > qa else qb
+        at = self._to_text(shift + d_key) - (d - qa)
+        return qa, qb, (max(0, at - EXCERPT_HALF), min(len(text), at + (qb - qa) + EXCERPT_HALF))
+
+    def near_miss(self, q: str) -> NearMiss | None:
+        """The closest passage to ``q`` and a suspected cause, or None when nothing
+        aligns. The cost is bounded: a quote up to :data:`ALIGN_CHARS` characters is
+        aligned whole in a window its k-grams point to; a longer one is diagnosed on an
+        excerpt around its first difference, found with O(n log n) character
+        comparisons; the exact probes are substring searches, linear. Callers refuse quotes longer than
+        :data:`DIAGNOSE_CHARS` before asking (cause ``too-long-to-diagnose``)."""
+        text = self.text
+        if len(q) > DIAGNOSE_CHARS:
+            return None
+        if len(q) <= ALIGN_CHARS:
+            e, qa, window = q, 0, self._short_window(q)
+        else:
+            qa, qb, window = self._excerpt(q)
+            e = q[qa:qb]
+        if window is None:
+            return None
+        lo, hi = window
+        alignment = fuzz.partial_ratio_alignment(e, text[lo:hi])
         if alignment is None or alignment.score <= 0:
             return None
         a, b = _widen(text, lo + alignment.dest_start, lo + alignment.dest_end)
@@ -203,17 +483,19 @@ class Diagnoser:
         passage = text[a:b]
         if not passage.strip():
             return None  # only whitespace aligned: there is no passage to show
-        similarity = fuzz.ratio(q, passage)
+        similarity = fuzz.ratio(e, passage)
         probe = self._probe_cause(q)
         if probe is None and similarity < CLOSE_SIMILARITY:
             spliced = self._splice(q)
             probe = ("spliced", spliced) if spliced else None
         if probe is None:
             ca, cb = _expand_words(text, a, b, 6)
-            probe = _word_cause(q, text[ca:cb], similarity)
+            probe = _word_cause(e, text[ca:cb], similarity)
         cause, detail = probe
         if cause == "punctuation-differs" and detail == _PUNCT_DETAIL:
-            detail = _first_difference(passage, q) or detail
+            detail = _first_difference(passage, e) or detail
+        if e is not q:
+            detail = f"{detail} (excerpt from character {qa} of the {len(q)}-character quote)"
         norm = self.locator.norm
         start, end = norm.starts[a], norm.ends[b - 1]
         page = self.locator.document.page_at(start)
@@ -225,11 +507,38 @@ class Diagnoser:
             end=end,
             page=page,
             similarity=similarity,
-            quote=q,
+            quote=e,
             cause=cause,
             detail=detail,
         )
 
+
+def _common_prefix(a: str, i: int, b: str, j: int) -> int:
+    """Length of the longest common prefix of ``a[i:]`` and ``b[j:]`` (binary search)."""
+    if j < 0:
+        return 0
+    lo, hi = 0, min(len(a) - i, len(b) - j)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[i : i + mid] == b[j : j + mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: str, i: int, b: str, j: int) -> int:
+    """Length of the longest common suffix of ``a[:i]`` and ``b[:j]`` (binary search)."""
+    if j > len(b):
+        return 0
+    lo, hi = 0, min(i, max(j, 0))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[i - mid : i] == b[j - mid : j]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def _clip(text: str, n: int = 40) -> str:

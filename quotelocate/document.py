@@ -9,7 +9,9 @@ This is the only module that imports pymupdf. A :class:`Document` holds
 * the file's ``sha256`` and the extractor settings (pymupdf version and flags), which
   are part of what a verdict is checked against later;
 * ``hidden``: the spans of text a reader cannot see (invisible render mode, white on a
-  blank background, under 1 pt), which never verify a quote.
+  blank background, under 1 pt), which never verify a quote;
+* ``markers``: the spans of raised, smaller footnote and citation markers glued to a
+  word (``models\u00b3``), told apart from exponents by font size, baseline and context.
 
 PDFs are untrusted input. By default extraction runs in forked worker processes (two
 on a multi-core machine, each taking every other page) under :class:`Limits` (time,
@@ -37,6 +39,7 @@ import subprocess
 import sys
 import threading
 import time
+import unicodedata
 from array import array
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -98,6 +101,10 @@ class Line:
     font: str
     direction: tuple[float, float]
     block: int
+    spans: tuple[tuple[int, float, float], ...] = ()
+    """Where each font span of the line starts: ``(offset in the text, font size,
+    baseline y)``; a span runs to the next one or to the line's end. A raised, smaller
+    span is a superscript (a footnote marker, an exponent)."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +144,7 @@ class Document:
     extractor: dict = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     hidden: tuple[tuple[int, int], ...] = ()
+    markers: tuple[tuple[int, int], ...] = ()
     _pdf: bytes | None = field(default=None, repr=False)
     _password: str | None = field(default=None, repr=False)  # to reopen an encrypted PDF for boxes
 
@@ -443,8 +451,9 @@ def _blank_under(page, bbox) -> bool:
 def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the memory available") -> list[list]:
     """One record per page (0-based ``indices``), JSON-ready, offsets relative to the
     page: ``[number, text, width, height, rotation, lines, hidden]`` where a line is
-    ``[start, end, bbox, size, font, direction, block]`` and hidden is ``[[start, end]]``.
-    A page's text is its lines, each followed by a newline."""
+    ``[start, end, bbox, size, font, direction, block, spans]``, a span is ``[offset in
+    the line, size, baseline y]`` and hidden is ``[[start, end]]``. A page's text is its
+    lines, each followed by a newline."""
     records = []
     for index in indices:
         number = index + 1
@@ -461,6 +470,7 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
         parts: list[str] = []
         lines: list[list] = []
         hidden: list[list[int]] = []
+        markers: list[list[int]] = []
         offset = 0
         block_no = 0
         for block in raw.get("blocks", ()):
@@ -469,8 +479,12 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
             for line in block.get("lines", ()):
                 spans = line.get("spans", ())
                 at = offset
+                span_starts: list[list[float]] = []
                 for span in spans:
                     n = len(span.get("text", ""))
+                    if n:
+                        origin = span.get("origin", (0.0, 0.0))
+                        span_starts.append([at - offset, float(span.get("size", 0.0)), float(origin[1])])
                     if n and (
                         span.get("alpha", 255) == 0
                         or float(span.get("size", 0.0)) < MIN_VISIBLE_SIZE
@@ -482,6 +496,10 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                             hidden.append([at, at + n])
                     at += n
                 line_text = "".join(span.get("text", "") for span in spans)
+                if len(spans) > 1:
+                    sizes = [float(span.get("size", 0.0)) for span in spans]
+                    if min(sizes) <= MARKER_SIZE_RATIO * max(sizes):  # else no span is set smaller
+                        markers.extend([offset + a, offset + b] for a, b in raised_markers(spans, line_text))
                 parts.append(line_text)
                 parts.append("\n")
                 lines.append([
@@ -492,11 +510,116 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                     spans[0].get("font", "") if spans else "",
                     [float(v) for v in line.get("dir", (1.0, 0.0))],
                     block_no,
+                    span_starts,
                 ])
                 offset += len(line_text) + 1
             block_no += 1
-        records.append([number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, hidden])
+        records.append(
+            [number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, hidden, markers]
+        )
     return records
+
+
+MARKER_SIZE_RATIO = 0.85
+"""A marker is set at most this share of the size of the text it is glued to ..."""
+MARKER_RISE = 0.15
+"""... and its baseline is at least this share of that size higher."""
+_MARKER_TEXT = re.compile(
+    r"(?:\d{1,3}|[a-z]|[*\u2217\u2020\u2021\u00a7\u00b6#$+\u22c6\u2016]{1,3})"
+    r"(?:\s?[,\u2013\u2014-]\s?(?:\d{1,3}|[a-z]|[*\u2217\u2020\u2021\u00a7\u00b6#$+\u22c6\u2016]{1,3}))*"
+)
+_MATH_FONT = re.compile(r"cmmi|cmsy|cmex|msam|msbm|txmi|txsy|txex|math|stix|mtmi|mtsy|symbol|euler|eufm|rsfs", re.I)
+_AFTER_PUNCT = ",.;:\u2019\u201d'\""
+_BEFORE_OK = ",.;:)]\u2019\u201d"
+_NUMBER_TOKEN = re.compile(r"[\d.,\u2212-]+")
+
+
+def _latin_letter(ch: str) -> bool:
+    return ch.isalpha() and (ord(ch) < 0x250 or 0x1E00 <= ord(ch) <= 0x1EFF)
+
+
+def _has_math_symbol(text: str) -> bool:
+    return any(ch in "+<=>|~" or (ord(ch) > 0x7F and unicodedata.category(ch) == "Sm") for ch in text)
+
+
+def _word_size(spans: Sequence[dict], i: int) -> float:
+    """The largest font size of the word that span ``i`` is glued to: the spans before
+    it back to a space (small capitals set the rest of a word smaller: "S", "CI", "D")."""
+    best = 0.0
+    for j in range(i - 1, -1, -1):
+        text = spans[j].get("text", "")
+        if text.strip():
+            best = max(best, float(spans[j].get("size", 0.0)))
+        if not text or text[-1].isspace() or " " in text.strip():
+            break
+    return best
+
+
+def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` within ``line_text`` of the footnote and citation markers among
+    a line's pymupdf spans.
+
+    A marker is a span set smaller (:data:`MARKER_SIZE_RATIO`) and raised
+    (:data:`MARKER_RISE`) against the span it is glued to, holding digits, a letter,
+    footnote symbols or a list or range of them (``1``, ``a``, ``\u2217``, ``14\u201320``,
+    ``1,2,5``). It is an exponent, not a marker, when what it is glued to is a digit, a
+    bracket or a math symbol, a one-letter word, a word in a math font or with non-Latin
+    letters (``x\u00b2``, ``O(n\u00b2)``, ``d\u03a9\u00b2``), a unit after a number (``5 cm\u00b2``), when a
+    math symbol stands in the two words before it (``E = mc\u00b2``), when it starts with a
+    minus, or when a letter or digit follows it directly (``cm\u00b2V``).
+    """
+    out: list[tuple[int, int]] = []
+    at = 0
+    prev = None
+    for i, span in enumerate(spans):
+        text = span.get("text", "")
+        start = at
+        at += len(text)
+        if prev is None or not text.strip():
+            prev = span if text.strip() else prev
+            continue
+        ref = prev
+        prev = span  # until it turns out to be a marker: a marker is measured against the word
+        size, ref_size = float(span.get("size", 0.0)), _word_size(spans, i)
+        if not (0 < size <= MARKER_SIZE_RATIO * ref_size):
+            continue
+        try:
+            rise = float(ref["origin"][1]) - float(span["origin"][1])
+        except (KeyError, IndexError, TypeError, ValueError):
+            continue
+        if rise < MARKER_RISE * ref_size:
+            continue
+        content = text.rstrip()
+        if not content or content[0].isspace() or not _MARKER_TEXT.fullmatch(content):
+            continue
+        before = line_text[:start]
+        if not before or before[-1].isspace():
+            continue  # not glued
+        after = line_text[start + len(content) : start + len(content) + 1]
+        if after and not after.isspace() and after not in _BEFORE_OK:
+            continue
+        if out and out[-1][1] == start:  # a second marker right after the first ("\u2217,\u2020")
+            out[-1] = (out[-1][0], start + len(content))
+            prev = ref
+            continue
+        last = before[-1]
+        words = before.split()
+        if last.isalpha():
+            k = len(before)
+            while k > 0 and before[k - 1].isalpha():
+                k -= 1
+            word = before[k:]
+            if len(word) < 2 or not all(_latin_letter(ch) for ch in word) or _MATH_FONT.search(ref.get("font", "")):
+                continue
+            if len(words) >= 2 and _NUMBER_TOKEN.fullmatch(words[-2]):
+                continue  # a unit after a number: "5 cm2"
+        elif last not in _AFTER_PUNCT:
+            continue
+        if _has_math_symbol(" ".join(words[-2:])):
+            continue
+        out.append((start, start + len(content)))
+        prev = ref
+    return out
 
 
 def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequence[str], allow_textless: bool,
@@ -510,13 +633,17 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
     hidden: list[tuple[int, int]] = []
     hidden_pages: list[int] = []
     offset = 0
-    for number, page_text, width, height, rotation, page_lines, page_hidden in sorted(records, key=lambda r: r[0]):
+    markers: list[tuple[int, int]] = []
+    for number, page_text, width, height, rotation, page_lines, page_hidden, *rest in sorted(records, key=lambda r: r[0]):
         if parts:
             parts.append(PAGE_SEPARATOR)
             offset += 1
         parts.append(page_text)
-        for a, b, bbox, size, font, direction, block in page_lines:
-            lines.append(Line(number, offset + a, offset + b, tuple(bbox), size, font, tuple(direction), block))  # type: ignore[arg-type]
+        if rest:
+            markers.extend((offset + a, offset + b) for a, b in rest[0])
+        for a, b, bbox, size, font, direction, block, spans in page_lines:
+            lines.append(Line(number, offset + a, offset + b, tuple(bbox), size, font, tuple(direction), block,  # type: ignore[arg-type]
+                              tuple((offset + a + k, z, y) for k, z, y in spans)))
         if page_hidden:
             hidden.extend((offset + a, offset + b) for a, b in page_hidden)
             hidden_pages.append(number)
@@ -557,6 +684,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         },
         warnings=tuple(warnings),
         hidden=tuple(hidden),
+        markers=tuple(markers),
         _pdf=data,
         _password=password,
     )
@@ -620,13 +748,40 @@ def plain_text(pdf_path: str | os.PathLike, *, flags: int = EXTRACT_FLAGS) -> st
         return PAGE_SEPARATOR.join(page.get_text("text", flags=flags) for page in pdf)
 
 
+@dataclass(frozen=True)
+class Mark:
+    """An outlined rectangle with a label, drawn over a rendered page: 1-based ``page``,
+    PDF points (top-left origin, unrotated page), ``color`` as RGB in 0..1."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    color: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    label: str = ""
+
+
 def render_page_png(document: Document, page: int, *, zoom: float = 1.5, pdf_path: str | None = None,
-                    boxes: Sequence[Box] = ()) -> bytes:
-    """A PNG of one page with ``boxes`` drawn on it (for the workbench's Inspect view)."""
+                    boxes: Sequence[Box] = (), marks: Sequence[Mark] = ()) -> bytes:
+    """A PNG of one page with ``boxes`` highlighted on it (for the workbench's Inspect
+    view) and ``marks`` outlined in their colours, each label written in the left margin
+    of its rectangle (the layout overlay)."""
     if pdf_path is None and document._pdf is None:
         raise DocumentError(f"{document.name}: not a PDF; there is no page to render")
     with _reopen(document, pdf_path) as pdf:
         pg = pdf[page - 1]
+        for mark in marks:
+            if mark.page != page:
+                continue
+            shape = pg.new_shape()
+            shape.draw_rect(pymupdf.Rect(mark.x0, mark.y0, mark.x1, mark.y1))
+            shape.finish(color=mark.color, fill=mark.color, fill_opacity=0.12, width=1.0)
+            if mark.label:
+                size = 5.0
+                shape.insert_text(pymupdf.Point(max(mark.x0 - 1 - 0.55 * size * len(mark.label), 0), mark.y0 + size),
+                                  mark.label, fontsize=size, color=mark.color)
+            shape.commit()
         shape = pg.new_shape()
         for box in boxes:
             if box.page == page:

@@ -16,7 +16,8 @@ configuration, and all of them derive from one base class::
     ├── RunStoreError            the SQLite run store is unusable
     │   └── RunStoreBusyError
     ├── FetchError               a paper could not be downloaded or failed its pin
-    └── CacheError               the extraction cache folder cannot be used
+    ├── CacheError               the extraction cache folder cannot be used
+    └── IntegrationError         an outside tool an integration hands results to failed
 
 Every message names the file, the line, the page or the field it is about, so the
 command line can print it as a single line.
@@ -79,3 +80,7 @@ class FetchError(QuotelocateError):
 
 class CacheError(QuotelocateError):
     """The extraction cache folder cannot be used (a file where the folder should be)."""
+
+
+class IntegrationError(QuotelocateError):
+    """An outside tool an integration talks to (MLflow, promptfoo, LlamaIndex) failed or is missing."""

@@ -10,8 +10,16 @@ line a :class:`Role`:
 ``caption``    a "Figure N:" / "Table N:" paragraph;
 ``float``      text inside a figure or table next to a caption, rotated text inside the
                page, small short labels and runs of tabular rows;
-``furniture``  page numbers, running headers and footers, margin stamps (dropped);
+``furniture``  page numbers, running headers and footers, margin stamps (dropped; the
+               rules and thresholds are in :mod:`quotelocate.furniture`);
 ``blank``      lines with no visible text.
+
+A page whose text mostly runs up or down (a landscape table page) is turned before it is
+classified; a text in smaller type beside a column (a sidebar) is a float; notes at a
+column's foot without a marker are footnotes when a gap sets them apart, and a note that
+continues in the next column or on the next page joins its flow; a drop cap is read
+glued to the word it starts; a two-column page whose columns both stop and resume in
+smaller type (short columns over a reference list) is read band by band.
 
 The result is a :class:`~quotelocate.normalize.Normalized` whose text is the body flow
 followed by every other flow, each fenced by :data:`~quotelocate.normalize.BARRIER` so
@@ -38,9 +46,22 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .document import Document, Line
+from .furniture import (
+    EDGE_BAND,
+    EDGE_ROWS,
+    MIN_KEY_CHARS,
+    PAGE_NUMBER_MIN_VOTES,
+    RECUR_MIN_PAGES,
+    RECUR_SIZE_TOLERANCE,
+    RECUR_Y_TOLERANCE,
+    in_side_margin,
+    is_line_numbering,
+    is_margin_stamp,
+    recurs,
+)
 from .normalize import BARRIER, LAYOUT, Normalized, identity
 
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 """Bumped whenever the reading order this module builds changes; part of its cache key."""
 
 BODY = "body"
@@ -55,10 +76,6 @@ SMALL_RATIO = 0.93
 """A line whose size is at most this share of the body size is in a smaller font."""
 LABEL_RATIO = 0.8
 """Short lines at most this share of the body size, not next to running text, are labels."""
-EDGE_BAND = 0.15
-"""Share of the page height at top and bottom where page numbers and running heads sit."""
-MARGIN_BAND = 0.12
-"""Share of the page width at either side where a vertical line is a margin stamp."""
 PARA_WIDTH = 0.7
 """A line at least this share of its column wide, with words, is running text."""
 
@@ -91,7 +108,7 @@ class Flow:
 
 _CAPTION = re.compile(
     r"^\s*(?P<kind>fig(?:ure)?|tab(?:le)?|algorithm|listing|chart|scheme|exhibit|plate)s?\.?\s*"
-    r"(?:[A-Z]\.?)?\d+(?:[.\-]\d+)*[a-z]?\s*[:.|\u2014\u2013]",
+    r"(?:(?:[A-Z]\.?)?\d+(?:[.\-]\d+)*[a-z]?|[IVXLC]{1,6})(?:\s*[:.|\u2014\u2013]|\s*$)",
     re.I,
 )
 _FIGURE_KINDS = ("fig", "cha", "sch", "exh", "pla")  # content above the caption
@@ -107,6 +124,7 @@ _PAGE_NUMBER = re.compile(
 _SECTION_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*)\s*$")
 _SECTION_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*)\s+[A-Z][a-z]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_TICK = re.compile(r"^\s*[-\u2212+]?\d+(?:[.,]\d+)?\s*%?\s*$")
 _TOKEN = re.compile(r"\S+")
 _DIGITS = re.compile(r"\d+")
 
@@ -118,11 +136,6 @@ _DIGITS = re.compile(r"\d+")
 def _horizontal(line: Line) -> bool:
     dx, dy = line.direction
     return dx > 0.98 and abs(dy) < 0.2
-
-
-def _vertical(line: Line) -> bool:
-    dx, dy = line.direction
-    return abs(dy) > 0.9 and abs(dx) < 0.2
 
 
 def _center_y(line: Line) -> float:
@@ -187,6 +200,50 @@ def _body_size(lines: Sequence[Line], texts: Sequence[str]) -> float:
     return sizes[len(sizes) // 2]
 
 
+def _upright(document: Document, texts: Sequence[str]) -> tuple[list[Line], dict[int, tuple[float, float]]]:
+    """Lines and page sizes in the frame where each page's text reads left to right.
+
+    Most of a page's characters set in one direction make that direction the page's
+    reading direction: on a landscape table page (``/Rotate 90``, or a table set
+    sideways in a portrait page) the text runs up the unrotated page. Such a page is
+    turned so that it runs left to right; its running head then stands vertically in
+    the margin, as a reader of the turned page sees it."""
+    lines = list(document.lines)
+    size: dict[int, tuple[float, float]] = {}
+    chars: dict[int, Counter] = defaultdict(Counter)
+    for line, text in zip(lines, texts):
+        dx, dy = line.direction
+        way = (round(dx), round(dy)) if abs(abs(dx) - abs(dy)) > 0.5 else (1, 0)
+        chars[line.page][way] += len(text.strip())
+    turns: dict[int, tuple[int, int]] = {}
+    for page in document.pages:
+        width, height = page.width, page.height
+        if page.rotation in (90, 270):  # line boxes are in the unrotated page
+            width, height = height, width
+        way = chars[page.number].most_common(1)[0][0] if chars[page.number] else (1, 0)
+        if way != (1, 0):
+            turns[page.number] = way
+            width, height = (height, width) if way[0] == 0 else (width, height)
+        size[page.number] = (width, height)
+    if not turns:
+        return lines, size
+    for k, line in enumerate(lines):
+        way = turns.get(line.page)
+        if way is None:
+            continue
+        w, h = size[line.page]  # the turned page
+        x0, y0, x1, y1 = line.bbox
+        dx, dy = line.direction
+        if way == (0, -1):  # runs up: turn a quarter clockwise
+            box, direction = (w - y1, x0, w - y0, x1), (-dy, dx)
+        elif way == (0, 1):  # runs down
+            box, direction = (y0, h - x1, y1, h - x0), (dy, -dx)
+        else:  # upside down
+            box, direction = (w - x1, h - y1, w - x0, h - y0), (-dx, -dy)
+        lines[k] = Line(line.page, line.start, line.end, box, line.size, line.font, direction, line.block, line.spans)
+    return lines, size
+
+
 # ---------------------------------------------------------------------------------------
 # Classification
 
@@ -196,27 +253,30 @@ class _Layout:
 
     def __init__(self, document: Document) -> None:
         self.document = document
-        lines = self.lines = document.lines
         text = document.text
-        self.texts = [text[ln.start : ln.end] for ln in lines]
+        self.texts = [text[ln.start : ln.end] for ln in document.lines]
+        lines, self.page_size = _upright(document, self.texts)
+        self.lines = lines
         self.horizontal = [_horizontal(ln) for ln in lines]
         self.body_size = _body_size(lines, self.texts)
+        self._word_counts: list[tuple[int, int] | None] = [None] * len(lines)  # (words, tokens), on demand
         self.kinds = [BODY] * len(lines)
         self.flows = [-1] * len(lines)
         self.column = ["A"] * len(lines)  # A: single column; L, R: columns; S: spans both
         self.text_width = [0.0] * len(lines)  # width of the column (or page text) a line is in
         self.two_column: set[int] = set()
         self._next_flow = 0
+        self._last_note: tuple[int, int] | None = None  # (flow, line) of the last note read so far
         self.by_page: dict[int, list[int]] = defaultdict(list)
         for i, ln in enumerate(lines):
             self.by_page[ln.page].append(i)
-        self.page_size = {p.number: (p.width, p.height) for p in document.pages}
         for i, t in enumerate(self.texts):
             if not t.strip():
                 self.kinds[i] = BLANK
         self._furniture()
         for page in document.pages:
             self._page(page.number)
+        self.drop_caps = self._drop_caps()
 
     # -- shared -----------------------------------------------------------------------
     def _new_flow(self) -> int:
@@ -235,9 +295,12 @@ class _Layout:
 
     def _wordy(self, i: int, least: int) -> bool:
         """At least ``least`` words, and words are at least half the tokens."""
-        tokens = _TOKEN.findall(self.texts[i])
-        words = sum(1 for t in tokens if _WORD.search(t))
-        return words >= least and words * 2 >= len(tokens)
+        counts = self._word_counts[i]
+        if counts is None:
+            tokens = _TOKEN.findall(self.texts[i])
+            counts = self._word_counts[i] = (sum(1 for t in tokens if _WORD.search(t)), len(tokens))
+        words, tokens_n = counts
+        return words >= least and words * 2 >= tokens_n
 
     def _is_para(self, i: int) -> bool:
         """Running text: body-like size, most of its column wide, made of words."""
@@ -258,24 +321,20 @@ class _Layout:
                 continue
             visible = [i for i in indices if self.kinds[i] != BLANK]
             for i in visible:  # margin stamps: vertical text in a side margin
-                x0, _, x1, _ = lines[i].bbox
-                if _vertical(lines[i]) and (x1 <= MARGIN_BAND * width or x0 >= (1 - MARGIN_BAND) * width):
+                if is_margin_stamp(lines[i], width):
                     self.kinds[i] = FURNITURE
             horizontal = [i for i in visible if self.horizontal[i]]
             if not horizontal:
                 continue
             # line numbers of review copies: a column of bare numbers in a side margin
-            numbers = [
-                i for i in horizontal
-                if (lines[i].bbox[2] <= MARGIN_BAND * width or lines[i].bbox[0] >= (1 - MARGIN_BAND) * width)
-                and texts[i].strip().isdigit()
-            ]
-            if len(numbers) >= 5:
+            numbers = [i for i in horizontal if in_side_margin(lines[i].bbox, width) and texts[i].strip().isdigit()]
+            numbers.sort(key=lambda i: lines[i].bbox[1])
+            if is_line_numbering([int(texts[i].strip()) for i in numbers]):
                 for i in numbers:
                     self.kinds[i] = FURNITURE
             rows = _rows(horizontal, lines)
-            top_rows = [r for r in rows[:2] if _row_box(r, lines)[3] <= EDGE_BAND * height]
-            bottom_rows = [r for r in rows[-2:] if _row_box(r, lines)[1] >= (1 - EDGE_BAND) * height]
+            top_rows = [r for r in rows[:EDGE_ROWS] if _row_box(r, lines)[3] <= EDGE_BAND * height]
+            bottom_rows = [r for r in rows[-EDGE_ROWS:] if _row_box(r, lines)[1] >= (1 - EDGE_BAND) * height]
             for where, edge in (("top", top_rows), ("bottom", bottom_rows)):
                 for r, row in enumerate(edge):
                     extreme = (r == 0) if where == "top" else (r == len(edge) - 1)
@@ -287,7 +346,7 @@ class _Layout:
                             numbers_found.append((i, number, value, row))
                             continue
                         key = " ".join(_DIGITS.sub("#", t).lower().split())
-                        if len(key) >= 4:
+                        if len(key) >= MIN_KEY_CHARS:
                             edge_keys[(where, key)].add(number)
                             edge_lines.append((where, key, i))
         # page numbers: a bare number alone on the outermost row, or one whose value
@@ -296,27 +355,26 @@ class _Layout:
         votes = Counter(value - number for _, number, value, _ in numbers_found if value is not None)
         best = votes.most_common(1)[0] if votes else (None, 0)
         for i, number, value, row in numbers_found:
-            agrees = value is not None and best[1] >= 2 and value - number == best[0]
+            agrees = value is not None and best[1] >= PAGE_NUMBER_MIN_VOTES and value - number == best[0]
             if len(row) == 1 or agrees:
                 self.kinds[i] = FURNITURE
             if agrees and len(row) <= 3:
                 for j in row:
                     self.kinds[j] = FURNITURE
         pages = len(self.page_size)
-        if pages < 3:
+        if pages < RECUR_MIN_PAGES:
             return
         # a running head recurs on enough pages at the same height in the same size
         places: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
         for where, key, i in edge_lines:
             places[(where, key)].append((lines[i].bbox[1], lines[i].size))
         for where, key, i in edge_lines:
-            hits = len(edge_keys[(where, key)])
-            if hits < 3 or hits * 4 < pages:
+            if not recurs(len(edge_keys[(where, key)]), pages):
                 continue
             ys = sorted(y for y, _ in places[(where, key)])
             sizes = sorted(sz for _, sz in places[(where, key)])
             y, size = ys[len(ys) // 2], sizes[len(sizes) // 2]
-            if abs(lines[i].bbox[1] - y) <= 6 and abs(lines[i].size - size) <= 1:
+            if abs(lines[i].bbox[1] - y) <= RECUR_Y_TOLERANCE and abs(lines[i].size - size) <= RECUR_SIZE_TOLERANCE:
                 self.kinds[i] = FURNITURE
 
     # -- one page -----------------------------------------------------------------------
@@ -330,6 +388,8 @@ class _Layout:
                 self.kinds[i] = FLOAT
         free = self._free(indices)
         scopes = self._columns(number, free)
+        for scope in scopes:
+            self._sidebar(scope)
         for scope in scopes:
             self._footnotes(scope, height)
         for members, _ in scopes:
@@ -348,11 +408,16 @@ class _Layout:
         gutter that few of them cross."""
         lines, size = self.lines, self.body_size
         cands = [i for i in free if abs(lines[i].size - size) <= 0.15 * size and self._wordy(i, 3)]
+        if len(cands) < 8:  # a page set in smaller type (a reference list): use its text
+            cands = [i for i in free if lines[i].size >= 0.6 * size and self._wordy(i, 3)]
         cand_set, free_set = set(cands), set(free)
         if not cands:
             return [(free, 0.0)]
-        left = _percentile([lines[i].bbox[0] for i in cands], 0.05)
-        right = _percentile([lines[i].bbox[2] for i in cands], 0.95)
+        # the text extent comes from lines of every size: a column of smaller type (a
+        # reference list) still reaches the page's right edge
+        extent = [i for i in free if len(self.texts[i].strip()) >= 3] or cands
+        left = _percentile([lines[i].bbox[0] for i in extent], 0.02)
+        right = _percentile([lines[i].bbox[2] for i in extent], 0.98)
         span = right - left
         if span <= 0:
             return [(free, 0.0)]
@@ -362,9 +427,12 @@ class _Layout:
         gutter = None
         if len(cands) >= 8 and wide * 2 < len(cands):
             best = None
+            starts = sorted(lines[i].bbox[0] for i in cands)
+            ends = sorted(lines[i].bbox[2] for i in cands)
             x = left + 0.3 * span
             while x <= left + 0.7 * span:
-                crossing = sum(1 for i in cands if lines[i].bbox[0] < x < lines[i].bbox[2])
+                # lines that start left of x and end right of it
+                crossing = bisect_left(starts, x) - bisect_right(ends, x)
                 if best is None or crossing < best[0]:
                     best = (crossing, x, x)
                 elif crossing == best[0] and best[2] >= x - 2.5:
@@ -373,8 +441,11 @@ class _Layout:
             assert best is not None
             crossing, g0, g1 = best
             gx = (g0 + g1) / 2
-            on_left = sum(1 for i in cands if lines[i].bbox[2] <= gx and _width(lines[i]) >= 0.3 * span)
-            on_right = sum(1 for i in cands if lines[i].bbox[0] >= gx and _width(lines[i]) >= 0.3 * span)
+            # running text on both sides; a column of smaller type (references) counts
+            sides = [i for i in free if lines[i].size >= 0.7 * size and _width(lines[i]) >= 0.3 * span
+                     and self._wordy(i, 3)]
+            on_left = sum(1 for i in sides if lines[i].bbox[2] <= gx)
+            on_right = sum(1 for i in sides if lines[i].bbox[0] >= gx)
             if on_left >= 3 and on_right >= 3 and crossing * 10 <= 4 * len(cands):
                 gutter = gx
         if gutter is None:
@@ -400,16 +471,38 @@ class _Layout:
                 self.text_width[i] = widths.get(col, span)
         return [(parts[c], widths.get(c, span)) for c in ("L", "R", "S") if parts[c]]
 
+    def _sidebar(self, scope: tuple[list[int], float]) -> None:
+        """Text in smaller type beside a column's running text, not under it (an
+        affiliation or correspondence sidebar left of the first column): a float, so
+        it is not read between the columns."""
+        lines, size = self.lines, self.body_size
+        members = self._free(scope[0])
+        body = [i for i in members if SMALL_RATIO * size < lines[i].size <= 1.15 * size and self._wordy(i, 3)]
+        if len(body) < 5:
+            return
+        lo = _percentile([lines[i].bbox[0] for i in body], 0.05)
+        hi = _percentile([lines[i].bbox[2] for i in body], 0.95)
+        for i in members:
+            x0, _, x1, _ = lines[i].bbox
+            if lines[i].size <= SMALL_RATIO * size and (x1 < lo - size or x0 > hi + size):
+                self.kinds[i] = FLOAT
+
     def _footnotes(self, scope: tuple[list[int], float], height: float) -> None:
         """Footnotes: the rows at the bottom of a column set in a smaller font, below
         some body-size text, in the lower half of the page; a new note starts at a
-        marker (digit or symbol) at the start of a row."""
+        marker (digit or symbol) at the start of a row. Rows before the first marker
+        are a note too when a gap of a body line or more parts them from the running
+        text above and they take at most a fifth of the page (an unnumbered note: a
+        received date, a copyright block), or when they continue
+        the last note of the column or page before, which stopped without closing its
+        sentence, in the same size (they join that note)."""
         lines, texts = self.lines, self.texts
         members = self._free(scope[0])
         rows = _rows(members, lines)
         small = SMALL_RATIO * self.body_size
         zone: list[list[int]] = []
         bounded = False
+        above = None
         for row in reversed(rows):
             if _CAPTION.match(texts[row[0]]):  # a float sits above the notes
                 bounded = True
@@ -418,27 +511,45 @@ class _Layout:
                 zone.append(row)
             else:
                 bounded = any(lines[i].size > small for i in row)
+                above = row
                 break
         if not zone or not bounded or any(self._cells(row) >= 3 for row in zone):
             return
         zone.reverse()
+        unmarked: list[list[int]] = []
         while zone and not _FOOTNOTE_MARKER.match(texts[zone[0][0]]):
-            zone.pop(0)
-        if not zone:
-            return
-        left = min(lines[i].bbox[0] for row in zone for i in row)
+            unmarked.append(zone.pop(0))
         flow = -1
-        prev_block = None
-        for row in zone:
+        if unmarked:
+            page = lines[unmarked[0][0]].page
+            last = self._last_note if self._last_note and lines[self._last_note[1]].page in (page - 1, page) else None
+            gap = _row_box(unmarked[0], lines)[1] - _row_box(above, lines)[3] if above else 0.0
+            if (last is not None and not texts[last[1]].rstrip().endswith((".", "!", "?", ")"))
+                    and abs(lines[last[1]].size - lines[unmarked[0][0]].size) <= 0.05 * self.body_size):
+                flow = last[0]
+            elif (gap >= self.body_size and above is not None and any(self._wordy(i, 4) for i in above)
+                  and _row_box(unmarked[-1], lines)[3] - _row_box(unmarked[0], lines)[1] <= 0.2 * height):
+                # under running text (not under a heading: a list in small type), short
+                flow = self._new_flow()
+            else:
+                unmarked = []
+            for row in unmarked:
+                self._set(row, FOOTNOTE, flow)
+        if not zone and not unmarked:
+            return
+        left = min(lines[i].bbox[0] for row in unmarked + zone for i in row)
+        prev_block = lines[unmarked[-1][-1]].block if unmarked else None
+        for k, row in enumerate(zone):
             first = row[0]
             line = lines[first]
             starts_note = _FOOTNOTE_MARKER.match(texts[first]) and (
-                flow < 0 or line.bbox[0] > left + 1.5 or line.block != prev_block
+                k == 0 or line.bbox[0] > left + 1.5 or line.block != prev_block
             )
             if starts_note:
                 flow = self._new_flow()
             self._set(row, FOOTNOTE, flow)
             prev_block = lines[row[-1]].block
+        self._last_note = (flow, (unmarked + zone)[-1][-1])
 
     def _captions(self, members: list[int], starts_in: set[int] | None = None) -> None:
         """Captions and the figure or table they belong to: the caption paragraph, then
@@ -452,6 +563,7 @@ class _Layout:
         starts = [
             row[0] for row in rows
             if _CAPTION.match(texts[row[0]]) and (starts_in is None or row[0] in starts_in)
+            and self._starts_paragraph(row[0])
         ]
         if not starts:
             return
@@ -484,12 +596,32 @@ class _Layout:
                       and lines[i].bbox[3] <= lines[start].bbox[1] + 1]
             match = _CAPTION.match(texts[start])
             up = match is not None and match.group("kind")[:3].lower() in _FIGURE_KINDS
+            if not up and self._tabular_near(rows, r0 - 1, -1) and not self._tabular_near(rows, r1 + 1, 1):
+                up = True  # a table captioned below it
             region = self._grow(rows, r0 - 1, -1, para_blocks) if up else self._grow(rows, r1 + 1, 1, para_blocks)
             if not region and not before:
-                region = self._grow(rows, r1 + 1, 1, para_blocks) if up else self._grow(rows, r0 - 1, -1, para_blocks)
+                # nothing on the content side: the content is on the other side, or
+                # beside the caption; running text there is not part of it
+                region = (self._grow(rows, r1 + 1, 1, para_blocks, stop_at_text=True) if up
+                          else self._grow(rows, r0 - 1, -1, para_blocks, stop_at_text=True))
             region = before + [i for i in region if i not in before]
             if region:
                 self._set(region, FLOAT, self._new_flow())
+
+    def _starts_paragraph(self, i: int) -> bool:
+        """The line opens a paragraph: it is the first of its block, or the line before
+        it in the block ends above it by more than half a line (a sentence that only
+        happens to start a line with "Fig. 2." is not a caption)."""
+        lines, line = self.lines, self.lines[i]
+        j = i - 1
+        while j >= 0 and lines[j].page == line.page and lines[j].block == line.block and not self.texts[j].strip():
+            j -= 1  # blank lines (a lone space) say nothing
+        if j < 0 or lines[j].page != line.page or lines[j].block != line.block:
+            return True
+        above = lines[j].bbox
+        if min(above[2], line.bbox[2]) <= max(above[0], line.bbox[0]):
+            return True  # not above it: elsewhere in the block
+        return line.bbox[1] - above[3] > 0.5 * line.size
 
     def _cells(self, row: Sequence[int]) -> int:
         """How many cells a row has: lines separated by gaps wider than the body size."""
@@ -500,12 +632,46 @@ class _Layout:
                 cells += 1
         return cells
 
-    def _grow(self, rows: list[list[int]], r: int, step: int, para_blocks: set[int]) -> list[int]:
+    def _tabular_near(self, rows: list[list[int]], r: int, step: int) -> bool:
+        """One of the two rows from ``r`` in direction ``step`` has three or more cells."""
+        return any(0 <= k < len(rows) and self._cells(rows[k]) >= 3 for k in (r, r + step))
+
+    def _cell_edges(self, row: Sequence[int]) -> list[tuple[float, float]]:
+        """The (left, right) edges of a row's cells (see :meth:`_cells`)."""
+        lines = self.lines
+        out = [[lines[row[0]].bbox[0], lines[row[0]].bbox[2]]]
+        for a, b in zip(row, row[1:]):
+            if lines[b].bbox[0] - lines[a].bbox[2] >= self.body_size:
+                out.append([lines[b].bbox[0], lines[b].bbox[2]])
+            else:
+                out[-1][1] = lines[b].bbox[2]
+        return [(x0, x1) for x0, x1 in out]
+
+    def _aligned(self, upper: Sequence[int], lower: Sequence[int]) -> bool:
+        """Two rows of a table: at least two of the lower row's cells line up with cells
+        of the upper one (left edges, right edges or centres within 3 pt). Running text
+        broken into pieces around inline math has gaps, but not in the same places."""
+        top = self._cell_edges(upper)
+        shared = 0
+        for x0, x1 in self._cell_edges(lower):
+            if any(abs(x0 - a0) <= 3 or abs(x1 - a1) <= 3 or abs((x0 + x1) - (a0 + a1)) <= 6 for a0, a1 in top):
+                shared += 1
+        return shared >= 2
+
+    def _grow(self, rows: list[list[int]], r: int, step: int, para_blocks: set[int], *,
+              stop_at_text: bool = False) -> list[int]:
+        """Rows from ``r`` in direction ``step`` that belong to a float, up to running
+        text, a heading or other material; ``stop_at_text`` also stops at a row with a
+        line of body-size words."""
         lines, texts = self.lines, self.texts
         out: list[int] = []
         while 0 <= r < len(rows):
             row = rows[r]
             if any(self.kinds[i] != BODY for i in row):
+                break
+            if stop_at_text and any(
+                abs(lines[i].size - self.body_size) <= 0.1 * self.body_size and self._wordy(i, 4) for i in row
+            ):
                 break
             if any(lines[i].block in para_blocks for i in row):
                 break
@@ -534,8 +700,8 @@ class _Layout:
         normal = [lines[i] for i in free if lines[i].size >= 0.9 * self.body_size]
         for i in free:
             line = lines[i]
-            if line.size > label or (width and _width(line) >= 0.5 * width):
-                continue
+            if line.size > label or (width and _width(line) >= 0.5 * width) or self._wordy(i, 5):
+                continue  # a label is short; a run of words in small type is text
             x0, y0, x1, y1 = line.bbox
             attached = any(  # a superscript or subscript next to running text
                 min(y1, n.bbox[3]) > max(y0, n.bbox[1]) and n.bbox[0] - x1 <= self.body_size and x0 - n.bbox[2] <= self.body_size
@@ -543,6 +709,7 @@ class _Layout:
             )
             if not attached:
                 self.kinds[i] = FLOAT
+        self._axis_ticks(free)
         tabular = [self._cells(row) >= 3 and not any(self._is_para(i) for i in row) for row in rows]
         r = 0
         while r < len(rows):
@@ -550,12 +717,35 @@ class _Layout:
                 r += 1
                 continue
             end = r
-            while end + 1 < len(rows) and tabular[end + 1]:
+            while end + 1 < len(rows) and tabular[end + 1] and self._aligned(rows[end], rows[end + 1]):
                 end += 1
             if end > r:
                 for row in rows[r : end + 1]:
                     self._set(row, FLOAT)
             r = end + 1
+
+    def _axis_ticks(self, free: list[int]) -> None:
+        """Numbers of a chart axis at any size: short lines of digits and signs lined
+        up with another such line (same left or right edge, or same height) nearby, with
+        no running text beside them."""
+        lines, texts, size = self.lines, self.texts, self.body_size
+        ticks = [i for i in free if self.kinds[i] == BODY and len(texts[i].strip()) <= 8 and _TICK.match(texts[i])]
+        if len(ticks) < 3:
+            return
+        para = [lines[i].bbox for i in free if self.kinds[i] == BODY and self._wordy(i, 4)]
+        for i in ticks:
+            x0, y0, x1, y1 = lines[i].bbox
+            if any(min(y1, b[3]) > max(y0, b[1]) for b in para):
+                continue  # beside running text: an equation number, a value in a line
+            lined_up = sum(
+                1 for j in ticks if j != i and (
+                    (abs(lines[j].bbox[0] - x0) <= 2 or abs(lines[j].bbox[2] - x1) <= 2)
+                    and abs(lines[j].bbox[1] - y0) <= 4 * size
+                    or abs(lines[j].bbox[1] - y0) <= 2 and abs(lines[j].bbox[0] - x1) <= 6 * size
+                )
+            )
+            if lined_up >= 2:
+                self.kinds[i] = FLOAT
 
     def _group_orphans(self, indices: list[int]) -> None:
         """Give orphan floats a flow: one per run of consecutive lines in text order."""
@@ -570,6 +760,32 @@ class _Layout:
                     flow = self._new_flow()
                 self.flows[i] = flow
             prev_float = is_orphan
+
+    def _drop_caps(self) -> dict[int, int]:
+        """Drop caps: a body line of one or two letters set at least twice the body
+        size and at least two body lines tall, with a body line starting within a body
+        size to its right, beside its top half. Maps the drop cap's line to that line,
+        which continues the same word ("I" + "N this paper")."""
+        lines, texts, size = self.lines, self.texts, self.body_size
+        out: dict[int, int] = {}
+        for i, line in enumerate(lines):
+            text = texts[i].strip()
+            if (self.kinds[i] != BODY or not self.horizontal[i] or line.size < 2 * size
+                    or not (1 <= len(text) <= 2 and text.isalpha())
+                    or line.bbox[3] - line.bbox[1] < 2 * size):
+                continue
+            x1, y0, y1 = line.bbox[2], line.bbox[1], line.bbox[3]
+            best = None
+            for j in self.by_page[line.page]:
+                other = lines[j]
+                if j == i or self.kinds[j] != BODY or not texts[j][:1].isalpha():
+                    continue
+                if 0 <= other.bbox[0] - x1 <= size and y0 - size <= other.bbox[1] <= (y0 + y1) / 2:
+                    if best is None or other.bbox[1] < lines[best].bbox[1]:
+                        best = j
+            if best is not None:
+                out[i] = best
+        return out
 
     # -- results --------------------------------------------------------------------------
     def roles(self) -> tuple[Role, ...]:
@@ -587,7 +803,8 @@ class _Layout:
                 out.extend(body)
                 continue
             spans = sorted(
-                _center_y(lines[i]) for i in indices if self.column[i] == "S" and self.kinds[i] not in (FURNITURE, BLANK)
+                [_center_y(lines[i]) for i in indices if self.column[i] == "S" and self.kinds[i] not in (FURNITURE, BLANK)]
+                + self._cuts(indices)
             )
             keyed = []
             for i in body:
@@ -600,6 +817,40 @@ class _Layout:
             keyed.sort()
             out.extend(i for _, i in keyed)
         return out
+
+    def _cuts(self, indices: list[int]) -> list[float]:
+        """Heights where a two-column page breaks across both columns without a line
+        spanning them: both columns stop at the same height (within 1.5 body sizes),
+        leave a gap of two body sizes or more, start again at the same height, and in
+        both the text below is set smaller than the text above (short balanced columns
+        above a reference list). The columns are read band by band."""
+        lines, size = self.lines, self.body_size
+        gaps: dict[str, list[tuple[float, float]]] = {"L": [], "R": []}
+        for col in gaps:
+            spans = sorted((lines[i].bbox[1], lines[i].bbox[3]) for i in indices
+                           if self.column[i] == col and self.kinds[i] not in (FURNITURE, BLANK))
+            bottom = None
+            for y0, y1 in spans:
+                if bottom is not None and y0 - bottom >= 2 * size:
+                    gaps[col].append((bottom, y0))
+                bottom = y1 if bottom is None else max(bottom, y1)
+        body = {col: [(lines[i].bbox[1], lines[i].size) for i in indices
+                      if self.column[i] == col and self.kinds[i] == BODY and self._wordy(i, 3)] for col in gaps}
+        cuts = []
+        for a0, b0 in gaps["L"]:
+            for a1, b1 in gaps["R"]:
+                if abs(a0 - a1) <= 1.5 * size and abs(b0 - b1) <= 1.5 * size and min(b0, b1) - max(a0, a1) >= size:
+                    cut = (max(a0, a1) + min(b0, b1)) / 2
+                    if all(self._smaller_below(ys, cut) for ys in body.values()):
+                        cuts.append(cut)
+        return cuts
+
+    @staticmethod
+    def _smaller_below(lines: list[tuple[float, float]], cut: float) -> bool:
+        """Running text above ``cut`` and running text in smaller type below it."""
+        above = sorted(z for y, z in lines if y < cut)
+        below = sorted(z for y, z in lines if y > cut)
+        return bool(above and below) and below[len(below) // 2] <= SMALL_RATIO * above[len(above) // 2]
 
     def other_flows(self) -> list[Flow]:
         members: dict[int, list[int]] = defaultdict(list)
@@ -667,6 +918,12 @@ class _Builder:
             self.jumps.append(self.length)
         self.span(s, e)
 
+    def glue(self, s: int, e: int) -> None:
+        """Continue the current word with original ``[s, e)``, leaving out what lies
+        between (the line break after a drop cap); a match over it has two spans."""
+        self.jumps.append(self.length)
+        self.span(s, e)
+
     def barrier(self) -> None:
         self.separator(FLOW_BARRIER)
         self.prev_end = None
@@ -685,6 +942,16 @@ class _Builder:
         )
 
 
+def furniture_lines(document: Document) -> tuple[tuple[int, int, int], ...]:
+    """``(page, start, end)`` in ``document.text`` of every line classified as page
+    furniture (page numbers, running headers and footers, margin stamps), which the
+    reading order leaves out; a rejection can then say where such text is."""
+    if not document.lines:
+        return ()
+    layout = _Layout(document)
+    return tuple((ln.page, ln.start, ln.end) for ln, kind in zip(document.lines, layout.kinds) if kind == FURNITURE)
+
+
 def reading_order(document: Document) -> Normalized:
     """The document text in reading order, with an offset map back to ``document.text``.
 
@@ -693,35 +960,27 @@ def reading_order(document: Document) -> Normalized:
     float as its own flow. Flows are separated by ``"\\n\\x00\\n"``; furniture is left
     out. Documents without line geometry (plain text, Markdown) come back unchanged.
 
-    The order depends only on the document, so it is computed once per document (and
-    kept in the document's extraction cache, when it was opened with one); each call
-    returns a fresh copy that the caller may normalize further.
+    Each call computes it anew, unless the document was opened with an extraction cache
+    that holds it (it is stored there once computed); :func:`quotelocate.prepare.prepare`
+    keeps one per document.
     """
-    cached = document.__dict__.get("_reading_order")
+    disk = document.__dict__.get("_extraction_cache")
+    if disk is None:
+        return _reading_order(document)
+    key = {
+        "kind": "reading-order",
+        "sha256": document.sha256,
+        "text_sha256": document.text_sha256,
+        "extractor": document.extractor.get("name"),
+        "extractor_version": document.extractor.get("version"),
+        "flags": document.extractor.get("flags"),
+        "layout_version": LAYOUT_VERSION,
+    }
+    cached = _from_json(disk.get(key), len(document.text))
     if cached is None:
-        disk = document.__dict__.get("_extraction_cache")
-        key = {
-            "kind": "reading-order",
-            "sha256": document.sha256,
-            "text_sha256": document.text_sha256,
-            "extractor": document.extractor.get("name"),
-            "extractor_version": document.extractor.get("version"),
-            "flags": document.extractor.get("flags"),
-            "layout_version": LAYOUT_VERSION,
-        }
-        cached = _from_json(disk.get(key), len(document.text)) if disk is not None else None
-        if cached is None:
-            cached = _reading_order(document)
-            if disk is not None:
-                disk.put(key, _to_json(cached))
-        object.__setattr__(document, "_reading_order", cached)
-    return Normalized(
-        text=cached.text,
-        starts=list(cached.starts),
-        ends=list(cached.ends),
-        flags=array("H", cached.flags),
-        gaps=array("H", cached.gaps),
-    )
+        cached = _reading_order(document)
+        disk.put(key, _to_json(cached))
+    return cached
 
 
 def _to_json(n: Normalized) -> dict:
@@ -752,14 +1011,24 @@ def _reading_order(document: Document) -> Normalized:
     layout = _Layout(document)
     lines = document.lines
     out = _Builder(document.text)
+    glued: dict[int, int] = {}  # line -> the drop cap it continues
+    for cap, rest in layout.drop_caps.items():
+        glued[rest] = cap
     for i in layout.body_order():
+        if i in layout.drop_caps:
+            continue  # read with the line it starts
+        if i in glued:
+            cap = lines[glued[i]]
+            out.line(cap.start, cap.end)
+            out.glue(lines[i].start, lines[i].end)  # "I" + "N this paper": one word
+            continue
         out.line(lines[i].start, lines[i].end)
     for flow in layout.other_flows():
         out.barrier()
         for k, i in enumerate(flow.lines):
             start, end = lines[i].start, lines[i].end
             if k == 0 and flow.kind == FOOTNOTE:
-                cut = _raised_marker(document, start, end)
+                cut = _raised_marker(document, lines[i])
                 if cut is not None:  # "⁴To illustrate" reads "4 To illustrate"
                     out.line(start, cut)
                     out.separator(" ")
@@ -768,19 +1037,26 @@ def _reading_order(document: Document) -> Normalized:
     return out.result()
 
 
-def _raised_marker(document: Document, start: int, end: int) -> int | None:
+def _raised_marker(document: Document, line: Line) -> int | None:
     """Where the text of a footnote starts when its marker is set raised and glued to
-    the first word (``4To``): the offset after the marker, else None."""
-    line = document.text[start:end]
-    m = _FOOTNOTE_MARKER.match(line)
+    the first word (``4To``): the offset after the marker, else None. Raised means the
+    marker's font span sits on a baseline at least 15% of the next span's size higher."""
+    start, end = line.start, line.end
+    text = document.text[start:end]
+    m = _FOOTNOTE_MARKER.match(text)
     # only a marker that is a word character can glue to the word after it
-    if m is None or m.end() >= len(line) or not m.group().strip().isalnum() or not line[m.end()].isalnum():
+    if m is None or m.end() >= len(text) or not m.group().strip().isalnum() or not text[m.end()].isalnum():
         return None
     cut = start + m.end()
-    marker, first = document.char_box(cut - 1), document.char_box(cut)
-    if marker is None or first is None:
-        return None
-    height = first[3] - first[1]
-    if height <= 0 or marker[3] > first[3] - 0.15 * height:
+    before = after = None
+    for span in line.spans:
+        if span[0] < cut:
+            before = span
+        else:
+            after = span
+            break
+    if before is None or after is None or after[0] != cut or after[1] <= 0:
+        return None  # the marker and the word share one span: not raised
+    if before[2] > after[2] - 0.15 * after[1]:
         return None
     return cut

@@ -25,97 +25,46 @@ import re
 import time
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Literal, NamedTuple, Sequence, get_args
 
 from .chunks import Chunk, Chunking, group_of, group_span, make_chunks
+from .diagnose import DIAGNOSE_CHARS, Cause, Diagnoser, NearMiss
 from .document import Box, Document
-from .errors import ConfigError
+from .errors import ChunkError, ConfigError
+from .kgrams import K, kgram_index, skeleton, skeleton_with_map
 from .normalize import (
     BARRIER,
     ELLIPSIS,
     HYPHEN_DROP,
     HYPHEN_KEEP,
     LAYOUT,
+    MARKER_KEPT,
+    MARKER_OMITTED,
     OPTIONAL,
-    Context,
-    Normalized,
     Rules,
+    _positions_with,
     cluster_boundary,
     flag_names,
     is_word_char,
-    normalize,
     normalize_quote,
+    normalize_text,
     preset,
     word_count,
 )
+from .prepare import prepare
 
-STATUSES = ("exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid")
+Status = Literal["exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid"]
+"""What became of a quote; the first three are acceptances."""
+STATUSES: tuple[Status, ...] = get_args(Status)
+VerdictCause = Cause | Literal["outside-material", "nul-character", "too-short", "too-long", "empty", "page-furniture"]
+"""The cause a rejected verdict carries: a diagnosis, or why the quote was not looked at."""
+VERDICT_CAUSES: tuple[str, ...] = tuple(c for part in get_args(VerdictCause) for c in get_args(part))
+"""Every cause a verdict can carry (what the published verdict schema lists)."""
 ACCEPTED_STATUSES = frozenset({"exact", "normalized", "group-fallback"})
 SCOPES = ("chunk", "group", "document")
-_K = 8  # k-gram length of the index
 _HYPHENS = ("-", "\u2010")
 _ELLIPSIS_RE = re.compile(r"\s*(?:\[\s*(?:\.\s?\.\s?\.|\u2026)\s*\]|\.\s?\.\s?\.|\u2026)\s*")
 """An ellipsis in a quote: ``...``, ``. . .``, ``…`` or any of them in brackets."""
-
-
-@dataclass(frozen=True)
-class DiffOp:
-    """One step of a character diff: ``op`` is equal/replace/delete/insert; ``passage``
-    is the document side, ``quote`` the quote side."""
-
-    op: str
-    passage: str
-    quote: str
-
-
-@dataclass(frozen=True)
-class NearMiss:
-    """The closest passage to a rejected quote and what differs."""
-
-    passage: str
-    start: int
-    end: int
-    page: int
-    similarity: float
-    cause: str
-    detail: str
-    quote: str = ""  # the normalized quote the passage is compared with
-
-    @property
-    def diff(self) -> tuple[DiffOp, ...]:
-        """Character diff, document side against quote side (computed on first use)."""
-        cached = self.__dict__.get("_diff")
-        if cached is None:
-            from .diagnose import char_diff
-
-            cached = char_diff(self.passage, self.quote)
-            object.__setattr__(self, "_diff", cached)
-        return cached
-
-    def diff_text(self) -> str:
-        """The diff as text: ``[-passage-]{+quote+}`` around each change."""
-        out = []
-        for d in self.diff:
-            if d.op == "equal":
-                out.append(d.quote)
-            else:
-                if d.passage:
-                    out.append(f"[-{d.passage}-]")
-                if d.quote:
-                    out.append(f"{{+{d.quote}+}}")
-        return "".join(out)
-
-    def to_dict(self) -> dict:
-        return {
-            "passage": self.passage,
-            "start": self.start,
-            "end": self.end,
-            "page": self.page,
-            "similarity": round(self.similarity, 2),
-            "cause": self.cause,
-            "detail": self.detail,
-            "diff": self.diff_text(),
-        }
 
 
 @dataclass(frozen=True)
@@ -130,7 +79,7 @@ class Verdict:
 
     quote: str
     accepted: bool
-    status: str
+    status: Status
     start: int | None = None
     end: int | None = None
     pages: tuple[int, ...] = ()
@@ -141,7 +90,7 @@ class Verdict:
     scope: str = "document"
     cited_chunk: int | None = None
     chunks: tuple[int, ...] = ()
-    cause: str | None = None
+    cause: VerdictCause | None = None
     near_miss: NearMiss | None = None
     reason: str = ""
     fingerprint: str = ""
@@ -221,19 +170,22 @@ class Locator:
         self.chunking = chunking or Chunking()
         self.chunks: tuple[Chunk, ...] = tuple(chunks) if chunks is not None else make_chunks(document.text, self.chunking)
         self._group_size = self.chunking.group_size
-        self.norm = self._normalize_document()
+        self.norm = prepare(document, rules)
         self._text = self.norm.text
         self._both = rules.hyphenation == "both"
         if self._both:
-            self._skel, skel_map = _skeleton_with_map(self._text)
+            self._skel, skel_map = skeleton_with_map(self._text)
             self._skel_map: list[int] | None = skel_map
         else:
             self._skel, self._skel_map = self._text, None
-        self._index = _kgram_index(self._skel)
+        self._index = kgram_index(self._skel)
         _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
         self._jumps = self.norm.jumps
+        self._markers = self._marker_gaps() if rules.markers else {}
+        self._marker_positions = sorted(self._markers)
         self._unverifiable = sorted([(p.start, p.end) for p in document.pages if not p.verifiable] + list(document.hidden))
         self._diag: Any = None
+        self._furniture: list[tuple[int, str]] | None = None
         self._template: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Verdict)}
         self._template.update(fingerprint=self.fingerprint, paper_sha256=document.sha256, document=document)
         self._chunk_starts = [c.start for c in self.chunks]
@@ -242,22 +194,6 @@ class Locator:
         self.build_seconds = time.perf_counter() - t0
 
     # -- index -------------------------------------------------------------------------
-    def _normalize_document(self) -> Normalized:
-        doc, rules = self.document, self.rules
-        base = None
-        furniture_spans: tuple[tuple[int, int], ...] = ()
-        if rules.layout and doc.kind == "pdf":
-            from .layout import reading_order  # geometry only matters with layout on
-
-            base = reading_order(doc)
-        elif rules.furniture and doc.kind == "pdf":
-            furniture_spans = margin_stamp_spans(doc)
-        ctx = Context(
-            page_starts=() if base is not None else doc.page_starts,
-            furniture_spans=furniture_spans,
-        )
-        return normalize(doc.text if base is None else base.text, rules, context=ctx, base=base)
-
     # -- public API ---------------------------------------------------------------------
     def locate(self, quote: str, *, cited_chunk: int | None = None, scope: str | None = None) -> Verdict:
         """Decide whether ``quote`` is in the material and where.
@@ -276,6 +212,13 @@ class Locator:
                 raise ConfigError(f"cited_chunk: {cited_chunk!r} is not a chunk index (0..{len(self.chunks) - 1})")
         elif scope != "document":
             raise ConfigError(f"scope {scope!r} needs a cited chunk")
+        limit = self.rules.max_chars
+        if limit and len(quote) > limit:
+            # checked on the quote as given, before any work that grows with its length
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="invalid", cause="too-long",
+                reason=f"quote is too long: {len(quote)} characters (> {limit})",
+            )  # fmt: skip
         q, qflags = normalize_quote(quote, self.rules)
         reason = self._invalid_reason(q)
         if reason:
@@ -285,6 +228,8 @@ class Locator:
             )  # fmt: skip
 
         occurrences = self._find(q)
+        if not occurrences and self._markers and _QUOTE_MARKER.search(q):
+            occurrences = self._find_marked(q)
         if not occurrences and self.rules.ellipsis == "fragments" and _ELLIPSIS_RE.search(q):
             occurrences = self._find_fragments(q)
         if not occurrences:
@@ -351,6 +296,25 @@ class Locator:
         """:meth:`locate` for each quote, in order, with the same citation and scope."""
         return [self.locate(q, cited_chunk=cited_chunk, scope=scope) for q in quotes]
 
+    def with_chunks(self, chunks: Sequence[Chunk], *, group_size: int = 1) -> "Locator":
+        """This locator with other chunks (what another retrieval showed the model),
+        sharing its normalized text and index instead of building them again.
+
+        ``chunks`` are spans of :attr:`Document.text`, numbered from 0 in order of start.
+        """
+        chunks = tuple(chunks)
+        n = len(self.document.text)
+        for i, c in enumerate(chunks):
+            if c.index != i or not 0 <= c.start <= c.end <= n or (i and c.start < chunks[i - 1].start):
+                raise ChunkError(f"chunk {i}: chunks must be numbered from 0 in order of start, within 0..{n}; got {c}")
+        other = object.__new__(Locator)
+        other.__dict__.update(self.__dict__)
+        other.chunking = dataclasses.replace(self.chunking, group_size=group_size)
+        other.chunks = chunks
+        other._group_size = group_size
+        other._chunk_starts = [c.start for c in chunks]
+        return other
+
     # -- internals ------------------------------------------------------------------------
     def _invalid_reason(self, q: str) -> str:
         if BARRIER in q:
@@ -365,6 +329,66 @@ class Locator:
             return f"quote is too short to mean anything: {words} words (< {self.rules.min_words})"
         return ""
 
+    def _marker_gaps(self) -> dict[int, str]:
+        """Normalized position -> the raised marker removed just before it (``markers``)."""
+        norm, original = self.norm, self.document.text
+        out = {}
+        for p in _positions_with(norm.gaps, MARKER_OMITTED):
+            if 0 < p < len(norm.text):
+                out[p] = marker_key(original[norm.ends[p - 1] : norm.starts[p]])
+        return out
+
+    def _find_marked(self, q: str) -> list[_Occurrence]:
+        """Occurrences of a quote that keeps some raised markers of the document, as
+        digits, superscripts or in brackets ("models3", "models\u00b3", "models [3]").
+
+        Marker-like pieces of the quote are taken out (every subset, all of them first,
+        for up to four pieces) and the rest is searched; each piece taken out must stand
+        where the document has a removed marker with the same content. Anything else,
+        a bracketed citation included, stays verbatim.
+        """
+        pieces = list(_QUOTE_MARKER.finditer(q))[:8]
+        if not pieces:
+            return []
+        k = len(pieces)
+        full = (1 << k) - 1
+        masks = [full] + ([m for m in range(full - 1, 0, -1)] if k <= 4 else [])
+        positions, text = self._marker_positions, self._text
+        for mask in masks:
+            parts, removed, prev, cut = [], [], 0, 0
+            for i, m in enumerate(pieces):
+                if not mask >> i & 1:
+                    continue
+                parts.append(q[prev : m.start()])
+                cut += m.start() - prev
+                removed.append((cut, marker_key(m.group())))
+                prev = m.end()
+            parts.append(q[prev:])
+            q2 = "".join(parts)
+            if not q2.strip() or self._invalid_reason(q2.strip()):
+                continue
+            out = []
+            for o in self._find(q2):
+                lo, hi = bisect_left(positions, o.a + 1), bisect_right(positions, o.b)
+                inside = positions[lo:hi]
+                claimed: set[int] = set()
+                for r, key in removed:
+                    want = skeleton(q2[:r])
+                    for p in inside:
+                        if p not in claimed and self._markers[p] == key and skeleton(text[o.a : p]) == want:
+                            claimed.add(p)
+                            break
+                    else:
+                        break
+                if len(claimed) == len(removed):
+                    flags = (o.flags & ~MARKER_OMITTED) | MARKER_KEPT
+                    if any(p not in claimed for p in inside):
+                        flags |= MARKER_OMITTED  # others left out
+                    out.append(o._replace(flags=flags))
+            if out:
+                return out
+        return []
+
     def _material(self, scope: str, cited_chunk: int | None) -> tuple[int, int]:
         if scope == "document":
             return 0, len(self.document.text)
@@ -378,15 +402,15 @@ class Locator:
         """Start positions in the (skeleton) index where ``key`` may start, or None
         when the key is shorter than the k-gram and the caller must scan."""
         n = len(key)
-        if n < _K:
+        if n < K:
             return None
         index = self._index
-        best = index.get(key[:_K], ())
+        best = index.get(key[:K], ())
         if len(best) <= 2:  # the common case: a rare first k-gram
             return best
         best_off = 0
-        for off in ((n - _K) // 2, n - _K):
-            positions = index.get(key[off : off + _K], ())
+        for off in ((n - K) // 2, n - K):
+            positions = index.get(key[off : off + K], ())
             if len(positions) < len(best):
                 best, best_off = positions, off
                 if len(best) <= 2:
@@ -394,7 +418,7 @@ class Locator:
         return [p - best_off for p in best if p >= best_off] if best_off else best
 
     def _find(self, q: str) -> list[_Occurrence]:
-        found = self._find_key(q, _skeleton(q) if self._both else q)
+        found = self._find_key(q, skeleton(q) if self._both else q)
         if self._both and (q[0] in _HYPHENS or q[-1] in _HYPHENS):
             # A hyphen at the quote's edge whose other letter lies outside the quote: the
             # document's skeleton dropped it (a letter on each side there), the quote's
@@ -410,7 +434,7 @@ class Locator:
         seen = {o.a for o in found}
         out = list(found)
         inner = q[lead : len(q) - trail]
-        for o in self._find_key(q, _skeleton(inner), lead=lead, trail=trail):
+        for o in self._find_key(q, skeleton(inner), lead=lead, trail=trail):
             if o.a not in seen:
                 out.append(o)
                 seen.add(o.a)
@@ -465,6 +489,8 @@ class Locator:
             if self._unverifiable and any(s < end and start < e for s, e in self._unverifiable):
                 continue
             flags = norm.rule_flags(a, b)
+            if b in self._markers:
+                flags |= MARKER_OMITTED  # the match ends right before a removed marker
             if decided:
                 flags = (flags & ~HYPHEN_KEEP) | decided
             out.append(_Occurrence(a, b, start, end, flags, segments))
@@ -613,8 +639,19 @@ class Locator:
         return f"{page}, offset {o.start}-{o.end}"
 
     def _reject(self, q: str, quote: str, scope: str, cited_chunk: int | None) -> Verdict:
-        from .diagnose import Diagnoser
-
+        if len(q) > DIAGNOSE_CHARS:
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="not-found", cause="too-long-to-diagnose",
+                reason=f"not in the document as quoted; at {len(q)} characters (> {DIAGNOSE_CHARS}) "
+                "the quote is too long to look for a near miss",
+            )  # fmt: skip
+        dropped = self._in_furniture(q)
+        if dropped is not None:
+            return self._verdict(
+                quote, scope, cited_chunk, accepted=False, status="not-found", cause="page-furniture",
+                reason=f"the text is page furniture on page {dropped} (a running header or footer, a page number "
+                "or a margin stamp), which the rules leave out of the text quotes are checked against",
+            )  # fmt: skip
         if self._diag is None:
             self._diag = Diagnoser(self)
         miss = self._diag.near_miss(q)
@@ -627,6 +664,23 @@ class Locator:
             quote, scope, cited_chunk, accepted=False, status="not-found", cause=miss.cause, near_miss=miss,
             reason=f"closest passage on page {miss.page} ({miss.similarity:.0f}% similar): {miss.detail}",
         )  # fmt: skip
+
+    def _in_furniture(self, q: str) -> int | None:
+        """The first page whose furniture (as layout classifies it) holds the normalized
+        quote, when the rules drop furniture; else None."""
+        if not (self.rules.layout or self.rules.furniture) or self.document.kind != "pdf" or not q.strip():
+            return None
+        if self._furniture is None:
+            from .layout import furniture_lines
+
+            text = self.document.text
+            self._furniture = [(page, normalize_text(text[start:end], self.rules))
+                               for page, start, end in furniture_lines(self.document)]
+        needle = q.strip()
+        for page, line in self._furniture:
+            if needle in line:
+                return page
+        return None
 
     # -- helpers for views -----------------------------------------------------------------
     def chunks_containing(self, start: int, end: int) -> tuple[int, ...]:
@@ -655,6 +709,28 @@ class Locator:
         )
 
 
+_MARKER_ITEM = r"(?:\d{1,3}|[*\u2217\u2020\u2021\u00a7\u00b6#$+\u22c6])"
+_MARKER_LIST = rf"{_MARKER_ITEM}(?:[,\u2010\u2013\u2014-]{_MARKER_ITEM})*"
+_SUPERSCRIPTS = "\u00b9\u00b2\u00b3\u2070\u2074-\u2079"
+_QUOTE_MARKER = re.compile(
+    rf"(?<=[^\W\d_]){_MARKER_LIST}(?=[\s,.;:)\]]|$)"  # glued to a word: models3, brain1-3
+    rf"|(?<=[,.;:]){_MARKER_LIST}(?=[\s)\]]|$)"  # after punctuation: text,2 and
+    rf"|(?<=\S)[{_SUPERSCRIPTS}]+(?:[,\u2013\u207b-][{_SUPERSCRIPTS}]+)*"  # superscript digits
+    rf"|\s?\[{_MARKER_LIST}\]"  # in brackets: models [3]
+)
+"""Pieces of a quote that may stand for a raised marker of the document."""
+_MARKER_FOLD = str.maketrans(
+    "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u2217\u2010\u2013\u2014\u2212\u207b\u22c6",
+    "0123456789*-----*",
+)
+
+
+def marker_key(text: str) -> str:
+    """A marker's content compared between quote and document: superscript digits as
+    digits, any dash as "-", no brackets or spaces ("[1\u20133]", "\u00b9-\u00b3" and "1-3" agree)."""
+    return "".join(text.translate(_MARKER_FOLD).replace("[", "").replace("]", "").split())
+
+
 def _word_char(ch: str) -> bool:
     """:func:`~quotelocate.normalize.is_word_char` with an inline fast path."""
     return ch.isalnum() or ch == "_" or (not ch.isascii() and is_word_char(ch))
@@ -663,54 +739,6 @@ def _word_char(ch: str) -> bool:
 @functools.lru_cache(maxsize=512)
 def _rule_names(flags: int) -> tuple[str, ...]:
     return flag_names(flags & ~OPTIONAL)
-
-
-def _kgram_index(text: str) -> dict[str, list[int]]:
-    index: dict[str, list[int]] = {}
-    setdefault = index.setdefault
-    for i in range(len(text) - _K + 1):
-        setdefault(text[i : i + _K], []).append(i)
-    return index
-
-
-# starts with the hyphen class so the scan is fast; the lookbehind re-checks the letter
-_INNER_HYPHEN = re.compile(r"[-\u2010](?<=[^\W\d_][-\u2010])(?=[^\W\d_])")
-
-
-def _skeleton(text: str) -> str:
-    """Text without hyphens between letters: the search key when hyphens are optional."""
-    if "-" not in text and "\u2010" not in text:
-        return text
-    return _INNER_HYPHEN.sub("", text)
-
-
-def _skeleton_with_map(text: str) -> tuple[str, list[int]]:
-    pieces: list[str] = []
-    mapping: list[int] = []
-    prev = 0
-    for m in _INNER_HYPHEN.finditer(text):
-        pieces.append(text[prev : m.start()])
-        mapping.extend(range(prev, m.start()))
-        prev = m.end()
-    pieces.append(text[prev:])
-    mapping.extend(range(prev, len(text)))
-    return "".join(pieces), mapping
-
-
-def margin_stamp_spans(document: Document) -> tuple[tuple[int, int], ...]:
-    """Lines written vertically in a page margin (arXiv stamps and the like)."""
-    pages = {p.number: p for p in document.pages}
-    out = []
-    for line in document.lines:
-        dx, dy = line.direction
-        if abs(dy) < 0.9 or abs(dx) > 0.1:
-            continue
-        page = pages[line.page]
-        x0, _, x1, _ = line.bbox
-        margin = 0.1 * page.width if page.width else 0
-        if page.width and (x1 <= margin or x0 >= page.width - margin):
-            out.append((line.start, line.end))
-    return tuple(out)
 
 
 def locate(

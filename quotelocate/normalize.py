@@ -12,7 +12,12 @@ Rules, in the order they run:
 ``furniture``   standalone page-number lines, running headers/footers repeated across
                 pages and margin stamps (arXiv identifier) are removed (needs page
                 starts; only the document side has them).
+``markers``     raised footnote and citation markers glued to a word (found by the
+                document's geometry, :attr:`Document.markers`) are removed; the locator
+                also accepts a quote that keeps them (document side only).
 ``invisible``   soft hyphen U+00AD and zero-width characters are removed.
+``accents``     a spacing accent next to a letter (``Franc\u00b8ois``, ``na\u00a8\u0131ve``) is
+                composed with it into the precomposed letter (``François``, ``naïve``).
 ``unicode``     ``off`` | ``ligatures`` (U+FB00-FB06 spelled out) | ``nfkc`` (NFKC per
                 grapheme, except super-/subscripts and vulgar fractions, so "10²" never
                 becomes "102", and spacing accents such as "´", which NFKC would split
@@ -21,8 +26,13 @@ Rules, in the order they run:
 ``hyphenation`` at an end-of-line hyphen between two letters: ``off`` (a line break
                 like any other), ``keep`` (``English-\\nto`` -> ``English-to``), ``drop``
                 (``transduc-\\ntion`` -> ``transduction``) or ``both`` (decided per break
-                by the quote). Never joins across digits.
+                by the quote). Never joins across digits. With ``suspended_hyphens``, a
+                break followed by "and"/"or"/"to"/"," and a later hyphenated word
+                (``pre-\nand post-training``) keeps its hyphen and becomes a space.
 ``whitespace``  any run of whitespace becomes one space (the quote is also stripped).
+``math_spacing`` a space between a math symbol (Unicode category Sm) and a letter, a
+                digit or another math symbol is removed, on both sides (``x \u2192\u221eas`` and ``x \u2192\u221e as``
+                both read ``x\u2192\u221eas``).
 
 Case, digits, words, other punctuation and citation markers are never touched.
 
@@ -47,6 +57,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Callable, Sequence
 
 from .errors import ConfigError
+from .furniture import text_furniture as find_furniture  # noqa: F401  (part of this module's API)
 
 SEMANTICS_VERSION = 1
 """Bumped whenever a rule's behaviour changes; part of every fingerprint."""
@@ -62,6 +73,11 @@ FURNITURE = 64
 LAYOUT = 128
 OPTIONAL = 256  # an end-of-line hyphen that ``hyphenation="both"`` may keep or drop
 ELLIPSIS = 512  # the quote matched as fragments around an ellipsis (``ellipsis="fragments"``)
+ACCENT = 1024  # a spacing accent and its letter composed into one letter
+MATH_SPACE = 2048  # a space next to a math symbol removed
+MARKER_OMITTED = 4096  # a raised footnote or citation marker the quote leaves out
+MARKER_KEPT = 8192  # a raised marker the quote includes (as digits, superscripts or in brackets)
+SUSPENDED = 16384  # a line-end hyphen read as a suspended hyphen ("pre- and post-training")
 
 FLAG_NAMES = {
     QUOTES: "quotes",
@@ -73,6 +89,11 @@ FLAG_NAMES = {
     FURNITURE: "furniture",
     LAYOUT: "layout",
     ELLIPSIS: "ellipsis",
+    ACCENT: "accents",
+    MATH_SPACE: "math-spacing",
+    MARKER_OMITTED: "markers:omitted",
+    MARKER_KEPT: "markers:kept",
+    SUSPENDED: "suspended-hyphens",
 }
 
 UNICODE_MODES = ("off", "ligatures", "nfkc")
@@ -120,6 +141,30 @@ class Rules:
         the previous piece, within one text flow).
     ellipsis_gap: int = 300
         Longest omission an ellipsis may stand for, in normalized characters.
+    accents: bool = False
+        A spacing accent (``\u00a8 \u00b4 ` \u02c6 \u02dc \u00b8 \u02c7 \u02da \u02d8 \u00af \u02d9 \u02dd \u02db`` and
+        the modifier letters ``\u02ca \u02cb \u02c9``) right before or after a letter, dotless
+        ``\u0131``/``\u0237`` included, is composed with it into the precomposed letter. A lone
+        accent, or one whose letter has no precomposed form, stays.
+    markers: bool = False
+        Raised, smaller footnote and citation markers glued to a word (``models\u00b3``,
+        ``brain\u00b9\u207b\u00b3``), found by font size and baseline, may be left out of a quote
+        or kept (as digits, superscripts or in brackets); the verdict records which. A
+        raised exponent in math (after a digit, a bracket, a math symbol, a one-letter
+        word or in a math font) is not a marker.
+    suspended_hyphens: bool = False
+        With ``hyphenation`` on: a line-end hyphen followed by "and", "or", "to" or ","
+        and, within three words, another hyphenated word is a suspended hyphen
+        (``pre-\nand post-training`` reads ``pre- and post-training``, never ``preand``).
+    math_spacing: bool = False
+        A space between a math symbol (Unicode category Sm) and a letter, a digit or
+        another math symbol is ignored on both sides; never a space between two letters
+        or two digits. Fonts play no part: a quote has none, and both sides must be
+        normalized alike.
+    max_chars: int = 5000
+        A quote longer than this many characters, as given, is ``invalid`` (cause
+        ``too-long``) before any search; ``0`` means no limit. A model quoting a
+        paper does not copy pages, and the limit keeps each verdict cheap.
     """
 
     quotes: bool = False
@@ -134,6 +179,11 @@ class Rules:
     min_words: int = 3
     ellipsis: str = "verbatim"
     ellipsis_gap: int = 300
+    accents: bool = False
+    markers: bool = False
+    suspended_hyphens: bool = False
+    math_spacing: bool = False
+    max_chars: int = 5000
 
     def __post_init__(self) -> None:
         if self.unicode not in UNICODE_MODES:
@@ -144,10 +194,11 @@ class Rules:
             )
         if self.ellipsis not in ELLIPSIS_MODES:
             raise ConfigError(f"rules.ellipsis: {self.ellipsis!r} is not one of {', '.join(ELLIPSIS_MODES)}")
-        for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries"):
+        for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries", "accents",
+                     "markers", "suspended_hyphens", "math_spacing"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"rules.{name}: expected true or false, got {getattr(self, name)!r}")
-        for name in ("min_chars", "min_words", "ellipsis_gap"):
+        for name in ("min_chars", "min_words", "ellipsis_gap", "max_chars"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ConfigError(f"rules.{name}: expected a whole number >= 0, got {value!r}")
@@ -188,13 +239,17 @@ class Rules:
     def active(self) -> tuple[str, ...]:
         """Names of the rules that are on, e.g. ``('quotes', 'hyphenation=both')``."""
         out = []
-        for name in ("furniture", "layout", "invisible", "quotes", "whitespace"):
+        for name in ("furniture", "layout", "markers", "invisible", "accents", "quotes", "whitespace"):
             if getattr(self, name):
                 out.append(name)
         if self.unicode != "off":
             out.append(f"unicode={self.unicode}")
         if self.hyphenation != "off":
             out.append(f"hyphenation={self.hyphenation}")
+        if self.suspended_hyphens:
+            out.append("suspended_hyphens")
+        if self.math_spacing:
+            out.append("math_spacing")
         if self.ellipsis != "verbatim":
             out.append(f"ellipsis={self.ellipsis}")
         return tuple(out)
@@ -203,7 +258,15 @@ class Rules:
         return ", ".join(self.active()) or "exact substring"
 
 
-_LATER_FIELDS = {"ellipsis": "verbatim", "ellipsis_gap": 300}
+_LATER_FIELDS = {
+    "ellipsis": "verbatim",
+    "ellipsis_gap": 300,
+    "max_chars": 5000,
+    "accents": False,
+    "markers": False,
+    "suspended_hyphens": False,
+    "math_spacing": False,
+}
 """Fields added after semantics version 1, with the defaults that reproduce it."""
 
 
@@ -219,6 +282,10 @@ PRESETS: dict[str, Rules] = {
         hyphenation="both",
         furniture=True,
         layout=True,
+        accents=True,
+        markers=True,
+        suspended_hyphens=True,
+        math_spacing=True,
     ),
 }
 """Named rule sets. ``recommended`` is the setting the bundled evaluation supports
@@ -243,6 +310,7 @@ class Context:
 
     page_starts: tuple[int, ...] = ()
     furniture_spans: tuple[tuple[int, int], ...] = ()
+    marker_spans: tuple[tuple[int, int], ...] = ()  # raised markers, in document text offsets
     is_quote: bool = False
 
 
@@ -495,6 +563,143 @@ def _nfkc_cluster(cluster: str) -> str:
     return folded
 
 
+# Spacing accents as old LaTeX output extracts them, with the combining mark each stands
+# for. ASCII "^" and "~" are left out (they are operators in formulas); the grave "`"
+# only composes between two letters (elsewhere it is a Markdown code fence or a quote).
+SPACING_ACCENTS = {
+    "\u00a8": "\u0308",  # diaeresis
+    "\u00b4": "\u0301",  # acute
+    "\u0060": "\u0300",  # grave
+    "\u02cb": "\u0300",  # modifier grave
+    "\u02ca": "\u0301",  # modifier acute
+    "\u02c6": "\u0302",  # modifier circumflex
+    "\u02dc": "\u0303",  # small tilde
+    "\u00af": "\u0304",  # macron
+    "\u02c9": "\u0304",  # modifier macron
+    "\u02d8": "\u0306",  # breve
+    "\u02d9": "\u0307",  # dot above
+    "\u02da": "\u030a",  # ring above
+    "\u02dd": "\u030b",  # double acute
+    "\u02c7": "\u030c",  # caron
+    "\u00b8": "\u0327",  # cedilla
+    "\u02db": "\u0328",  # ogonek
+}
+_BELOW_ACCENTS = "\u00b8\u02db"  # set under the letter: LaTeX emits them after it
+_DOTLESS = {"\u0131": "i", "\u0237": "j"}
+_ACCENT_RE = re.compile("[" + "".join(SPACING_ACCENTS) + "]")
+
+
+@functools.lru_cache(maxsize=1024)
+def _compose(letter: str, accent: str) -> str | None:
+    """The precomposed letter for ``letter`` under ``accent``, or None."""
+    if not letter.isalpha():
+        return None
+    base = _DOTLESS.get(letter, letter)
+    composed = unicodedata.normalize("NFC", base + SPACING_ACCENTS[accent])
+    return composed if len(composed) == 1 else None
+
+
+def compose_accents(text: str) -> list[Edit]:
+    """Edits composing each spacing accent with the letter next to it.
+
+    An accent set above a letter binds to the letter after it (LaTeX writes the accent
+    first: ``na\u00a8\u0131ve``, ``\u02c7Reh\u02dau\u02c7rek``), then to the one before it (``Abbe\u00b4 KA``); a
+    cedilla or ogonek the other way round (``Franc\u00b8ois``). Only a pair that has a
+    precomposed letter is composed, so a lone accent stays as it is.
+    """
+    edits: list[Edit] = []
+    used = -1  # last text position consumed by an edit
+    n = len(text)
+    for m in _ACCENT_RE.finditer(text):
+        i = m.start()
+        if i <= used:
+            continue
+        accent = text[i]
+        prev = text[i - 1] if i > 0 and i - 1 > used else ""
+        nxt = text[i + 1] if i + 1 < n else ""
+        if accent == "`" and not (prev.isalpha() and nxt.isalpha()):
+            continue
+        order = ((i - 1, prev), (i + 1, nxt)) if accent in _BELOW_ACCENTS else ((i + 1, nxt), (i - 1, prev))
+        for j, letter in order:
+            if not letter:
+                continue
+            composed = _compose(letter, accent)
+            if composed is None:
+                continue
+            s, e = (j, i + 1) if j < i else (i, j + 1)
+            edits.append((s, e, composed, ACCENT))
+            used = e - 1
+            break
+    return edits
+
+
+def rule_markers(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    """Remove raised markers; ``ctx.marker_spans`` are positions in ``text`` here
+    (:func:`normalize` maps the document offsets it is given)."""
+    if ctx.is_quote:
+        return []
+    return [(s, e, "", MARKER_OMITTED) for s, e in ctx.marker_spans if 0 <= s < e <= len(text)]
+
+
+def _positions_of(state: Normalized, spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Document spans in the coordinates of ``state``, whose map may reorder the text
+    (the layout reading order) or hold a piece twice; every copy kept whole and in
+    order counts, a span split or dropped is left out."""
+    import numpy as np  # only documents with raised markers need it
+
+    starts = np.asarray(state.starts, dtype=np.int64)
+    ends = np.asarray(state.ends, dtype=np.int64)
+    single = np.flatnonzero(ends - starts == 1)
+    order = single[np.argsort(starts[single], kind="stable")]
+    keys = starts[order]
+    out = []
+    for s, e in spans:
+        for k in range(int(np.searchsorted(keys, s, "left")), int(np.searchsorted(keys, s, "right"))):
+            i = int(order[k])
+            if i + (e - s) <= len(starts) and (starts[i : i + e - s] == np.arange(s, e)).all() and (
+                ends[i : i + e - s] == np.arange(s + 1, e + 1)
+            ).all():
+                out.append((i, i + e - s))
+    return tuple(sorted(out))
+
+
+def rule_accents(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    if not _ACCENT_RE.search(text):
+        return []
+    return compose_accents(text)
+
+
+_MATH_CANDIDATE = re.compile("[+<=>|~\x80-\U0010ffff]")
+"""Where a math symbol (Unicode category Sm) can be: an ASCII operator or any non-ASCII
+character (a cheap scan before the category check)."""
+
+
+def _is_math(ch: str) -> bool:
+    return ch in "+<=>|~" or (ch > "\x7f" and unicodedata.category(ch) == "Sm")
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def rule_math_spacing(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    """Remove one space between a math symbol and a letter, a digit or another math
+    symbol (either order); a space between two letters or two digits stays."""
+    if " " not in text:
+        return []
+    n = len(text)
+    spaces: set[int] = set()
+    for m in _MATH_CANDIDATE.finditer(text):
+        i = m.start()
+        if not _is_math(text[i]):
+            continue
+        if i >= 2 and text[i - 1] == " " and (_is_word(text[i - 2]) or _is_math(text[i - 2])):
+            spaces.add(i - 1)
+        if i + 2 < n and text[i + 1] == " " and _is_word(text[i + 2]):
+            spaces.add(i + 1)
+    return [(i, i + 1, "", MATH_SPACE) for i in sorted(spaces)]
+
+
 def rule_furniture(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if ctx.is_quote:
         return []
@@ -539,12 +744,38 @@ def rule_quotes(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     ]
 
 
+# A line-end hyphen before a connector: "pre-\nand post-", "first-\n, second-"
+_SUSPENDED_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010])([ \t\r]*\n\s*)(?:(?:and|or|to|nor)(?=\s)|(?=,))")
+# ... and the hyphenated word that must follow within three words: "post-training", "mid-,"
+_LATER_COMPOUND = re.compile(rf",?(?:\s+[^\s,.;:]+,?){{0,2}}?\s+[^\s,.;:]*{_LETTER}[-\u2010](?:{_LETTER}|[\s,])")
+
+
+def suspended_breaks(text: str) -> list[tuple[int, int]]:
+    """``(hyphen, break end)`` of every line-end hyphen in ``text`` read as a suspended
+    hyphen: the next line starts with "and", "or", "to", "nor" or "," and a hyphenated
+    word follows within three words ("pre-\\nand post-training", "first-\\n, second-").
+    The evidence must lie in ``text``: a quote that stops before it reads the break as
+    an ordinary line-end hyphen."""
+    return [(m.start(), m.end(2)) for m in _SUSPENDED_BREAK.finditer(text)
+            if _LATER_COMPOUND.match(text, m.end(), m.end() + 80)]
+
+
 def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if "\n" not in text:
         return []
     mode = rules.hyphenation
     edits = []
+    suspended: set[int] = set()
+    if rules.suspended_hyphens:
+        # A suspended hyphen ("pre-\nand post-training"): the hyphen stays, the break
+        # becomes one space (nothing before a comma). "cost-\nto-benefit" is not one.
+        for at, brk in suspended_breaks(text):
+            suspended.add(at)
+            edits.append((at, at + 1, text[at], SUSPENDED))
+            edits.append((at + 1, brk, "" if text[brk : brk + 1] == "," else " ", SUSPENDED))
     for m in _HYPHEN_BREAK.finditer(text):
+        if m.start() in suspended:
+            continue
         hyphen = m.group(1)
         if hyphen == "\u00ad" or mode == "drop":
             edits.append((m.start(), m.end(), "", HYPHEN_DROP))
@@ -554,6 +785,8 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         flag = HYPHEN_KEEP if mode == "keep" or ctx.is_quote else HYPHEN_KEEP | OPTIONAL
         edits.append((m.start(), m.start() + 1, hyphen, flag))
         edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
+    if suspended:
+        edits.sort()
     return edits
 
 
@@ -575,11 +808,14 @@ def rule_whitespace(text: str, rules: Rules, ctx: Context) -> list[Edit]:
 
 RULES: dict[str, Callable[[str, Rules, Context], list[Edit]]] = {
     "furniture": rule_furniture,
+    "markers": rule_markers,
     "invisible": rule_invisible,
+    "accents": rule_accents,
     "unicode": rule_unicode,
     "quotes": rule_quotes,
     "hyphenation": rule_hyphenation,
     "whitespace": rule_whitespace,
+    "math_spacing": rule_math_spacing,
 }
 """Rule functions in the order they run, each under its :class:`Rules` field name."""
 
@@ -599,6 +835,12 @@ def normalize(text: str, rules: Rules, *, context: Context | None = None, base: 
     state = base if base is not None else identity(text)
     for name, fn in RULES.items():
         if _enabled(rules, name):
+            if name == "markers":
+                if not ctx.marker_spans:
+                    continue
+                fn_ctx = replace(ctx, marker_spans=_positions_of(state, ctx.marker_spans))
+                state = apply_edits(state, fn(state.text, rules, fn_ctx))
+                continue
             state = apply_edits(state, fn(state.text, rules, ctx))
     return state
 
@@ -608,7 +850,10 @@ _QUOTE_CTX = Context(is_quote=True)
 
 @functools.lru_cache(maxsize=64)
 def _quote_rules(rules: Rules) -> tuple[Callable[[str, Rules, Context], list[Edit]], ...]:
-    return tuple(fn for name, fn in RULES.items() if name != "furniture" and _enabled(rules, name))
+    return tuple(fn for name, fn in RULES.items() if name not in _DOCUMENT_ONLY and _enabled(rules, name))
+
+
+_DOCUMENT_ONLY = ("markers", "furniture")  # rules that need the document's geometry or pages
 
 
 def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
@@ -619,8 +864,22 @@ def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
     if quote.isascii() and quote.isprintable() and "  " not in quote and quote[:1] != " " and quote[-1:] != " ":
         # No rule changes clean printable ASCII (single spaces; every other ASCII space
         # is unprintable): NFKC is the identity on ASCII, and curly quotes, ligatures
-        # and invisible characters are not ASCII.
-        return quote, 0
+        # and invisible characters are not ASCII. Only math spacing and the grave
+        # accent look at a few ASCII characters.
+        math = rules.math_spacing and ("=" in quote or "+" in quote or "<" in quote or ">" in quote
+                                       or "|" in quote or "~" in quote)
+        grave = rules.accents and "`" in quote
+        if not (math or grave):
+            return quote, 0
+        # only these two rules change clean ASCII: run just them, in their order
+        text, used = quote, 0
+        for needed, fn in ((grave, rule_accents), (math, rule_math_spacing)):
+            if needed:
+                edits = fn(text, rules, _QUOTE_CTX)
+                if edits:
+                    text = _apply_text(text, edits)
+                    used |= edits[0][3]
+        return text, used
     text = quote
     used = 0
     for fn in _quote_rules(rules):
@@ -638,83 +897,6 @@ def normalize_text(text: str, rules: Rules) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# Page furniture detection (text only; geometry-based stamps come from the document)
-
-_PAGE_NUMBER = re.compile(
-    r"^\s*(?:page\s+)?[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?\s*$", re.I
-)
-_ARXIV_STAMP = re.compile(r"^\s*arXiv:\d{4}\.\d{4,5}(?:v\d+)?\s+\[[\w.\-]+\]\s+\d{1,2}\s+[A-Z][a-z]{2}\s+\d{4}\s*$")
-_EDGE_NUMBER = re.compile(r"^\s*\d{1,4}\s+|\s+\d{1,4}\s*$")
-
-
-def _page_lines(text: str, page_starts: Sequence[int]) -> list[list[tuple[int, int]]]:
-    """Non-blank lines of each page as (start, end) spans, end excluding the newline."""
-    bounds = list(page_starts) or [0]
-    out = []
-    for i, start in enumerate(bounds):
-        end = bounds[i + 1] - 1 if i + 1 < len(bounds) else len(text)
-        lines = []
-        pos = start
-        for line in text[start:end].split("\n"):
-            s, e = pos, pos + len(line)
-            if line.strip() and line != "\f":
-                ls = s + (len(line) - len(line.lstrip("\f")))
-                lines.append((ls, e))
-            pos = e + 1
-        out.append(lines)
-    return out
-
-
-def find_furniture(text: str, page_starts: Sequence[int]) -> list[tuple[int, int]]:
-    """Spans of page-number lines, running headers/footers and margin stamps.
-
-    * page numbers: a number-only line that is the first or last line of its page, and
-      whose value minus the page index agrees with most such lines (so a section number
-      "1" at the top of page 2 is not mistaken for a page number);
-    * running headers/footers: among the first and last two lines of each page, a line
-      that recurs (a leading or trailing page number ignored) on at least 3 pages and
-      a quarter of them;
-    * margin stamps: the arXiv identifier line.
-    """
-    pages = _page_lines(text, page_starts)
-    found: list[tuple[int, int]] = []
-    for lines in pages:
-        for s, e in lines:
-            if _ARXIV_STAMP.match(text[s:e]):
-                found.append((s, e))
-    if found:  # stamps do not count as a page's first or last line
-        stamps = set(found)
-        pages = [[ln for ln in lines if ln not in stamps] for lines in pages]
-    if len(pages) >= 2:
-        candidates: list[tuple[int, int, int]] = []  # delta, start, end
-        for index, lines in enumerate(pages):
-            edge = lines[:1] + lines[-1:] if lines else []
-            for s, e in dict.fromkeys(edge):
-                m = _PAGE_NUMBER.match(text[s:e])
-                if m:
-                    candidates.append((int(m.group(1)) - index, s, e))
-        if candidates:
-            counts: dict[int, int] = {}
-            for delta, _, _ in candidates:
-                counts[delta] = counts.get(delta, 0) + 1
-            best, votes = max(counts.items(), key=lambda kv: (kv[1], -abs(kv[0])))
-            if votes >= 2:
-                found.extend((s, e) for delta, s, e in candidates if delta == best)
-        keyed: dict[str, list[tuple[int, int, int]]] = {}
-        for index, lines in enumerate(pages):
-            edge = lines[:2] + lines[-2:]
-            for s, e in dict.fromkeys(edge):
-                key = " ".join(_EDGE_NUMBER.sub(" #", text[s:e]).split())
-                if len(key) >= 4 and not _PAGE_NUMBER.match(text[s:e]):
-                    keyed.setdefault(key, []).append((index, s, e))
-        for hits in keyed.values():
-            pages_hit = {i for i, _, _ in hits}
-            if len(pages_hit) >= 3 and len(pages_hit) * 4 >= len(pages):
-                found.extend((s, e) for _, s, e in hits)
-    return sorted(set(found))
-
-
-# ---------------------------------------------------------------------------------------
 # Helpers shared by the locator and the diagnostics
 
 _WORD = re.compile(r"\w+")
@@ -728,50 +910,56 @@ def is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_" or _is_mark(ch)
 
 
-def _hangul(ch: str) -> str:
-    """Hangul syllable type of ``ch`` (Unicode's L, V, T, LV, LVT), or ''."""
-    cp = ord(ch)
-    if 0x1100 <= cp <= 0x115F or 0xA960 <= cp <= 0xA97C:
-        return "L"
-    if 0x1160 <= cp <= 0x11A7 or 0xD7B0 <= cp <= 0xD7C6:
-        return "V"
-    if 0x11A8 <= cp <= 0x11FF or 0xD7CB <= cp <= 0xD7FB:
-        return "T"
-    if 0xAC00 <= cp <= 0xD7A3:
-        return "LV" if (cp - 0xAC00) % 28 == 0 else "LVT"
-    return ""
+_SAFE_PAIR = re.compile(r"[\x00-\u02ff](?=[\x00-\u02ff])")
+"""A character before U+0300 followed by another: always a grapheme boundary between
+them (no Prepend, ZWJ, regional indicator, Extend or SpacingMark lies below U+0300),
+except CR LF, which the scan steps over."""
 
 
-_HANGUL_JOINS = {("L", "L"), ("L", "V"), ("L", "LV"), ("L", "LVT"), ("LV", "V"), ("LV", "T"), ("V", "V"),
-                 ("V", "T"), ("LVT", "T"), ("T", "T")}
-"""Pairs of Hangul syllable types that form one grapheme cluster (UAX #29, GB6-GB8)."""
+@functools.cache
+def _cluster_re():
+    """UAX #29 extended grapheme clusters (``regex``'s ``\\X``, current Unicode),
+    compiled on first use so ``import quotelocate`` does not pay for it."""
+    import regex
+
+    return regex.compile(r"\X")
+
+
+def _safe_start(text: str, pos: int) -> int:
+    """The last grapheme boundary at or before ``pos`` that can be found by looking at two
+    characters (see :data:`_SAFE_PAIR`): searched in growing windows, so the cost is the
+    distance back to it (a few characters in any text with spaces or ASCII)."""
+    width = 64
+    while True:
+        lo = max(0, pos - width)
+        last = -1
+        for m in _SAFE_PAIR.finditer(text, lo, pos):
+            if not (text[m.start()] == "\r" and text[m.start() + 1] == "\n"):
+                last = m.start() + 1
+        if last > 0:
+            return last
+        if lo == 0:
+            return 0
+        width *= 16
 
 
 def cluster_boundary(text: str, pos: int) -> bool:
-    """False when ``pos`` falls inside a grapheme cluster of ``text``: between CR and
-    LF, before a combining mark, a ZWNJ, a variation selector or an emoji modifier,
-    after or before a ZWJ, inside a Hangul syllable spelled with conjoining jamo, or
-    between two regional indicators of one flag."""
+    """True when ``pos`` is an extended grapheme cluster boundary of ``text`` (UAX #29,
+    as implemented by the ``regex`` module's ``\\X``): a match never starts or ends
+    inside a cluster (a base and its marks, a Thai SARA AM, a Devanagari conjunct, a
+    Hangul syllable in jamo, an emoji ZWJ sequence, a flag, a Prepend and its base).
+
+    Two characters both below U+0300 decide at once (the only cluster among them is CR
+    LF); otherwise clusters are matched from the nearest earlier boundary that two
+    characters prove, so only a small window around ``pos`` is segmented."""
     if pos <= 0 or pos >= len(text):
         return True
     nxt, prev = text[pos], text[pos - 1]
     if nxt < "\u0300" and prev < "\u0300":
         return not (prev == "\r" and nxt == "\n")
-    if (_is_mark(nxt) or "\ufe00" <= nxt <= "\ufe0f" or "\U0001f3fb" <= nxt <= "\U0001f3ff"
-            or nxt in "\uff9e\uff9f"):
-        return False
-    if nxt == "\u200d" or prev == "\u200d" or nxt == "\u200c":
-        return False
-    if "\u1100" <= nxt <= "\ud7fb" and (_hangul(prev), _hangul(nxt)) in _HANGUL_JOINS:
-        return False
-    if "\U0001f1e6" <= nxt <= "\U0001f1ff" and "\U0001f1e6" <= prev <= "\U0001f1ff":
-        # inside a flag when an odd number of indicators precede pos in this run
-        run = 0
-        i = pos - 1
-        while i >= 0 and "\U0001f1e6" <= text[i] <= "\U0001f1ff":
-            run += 1
-            i -= 1
-        return run % 2 == 0
-    if "\U000e0020" <= nxt <= "\U000e007f":  # tag sequences (subdivision flags)
-        return False
+    start = _safe_start(text, pos)
+    for m in _cluster_re().finditer(text, start):
+        end = m.end()
+        if end >= pos:
+            return end == pos
     return True

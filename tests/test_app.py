@@ -32,6 +32,7 @@ INJECTED = {
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("QUOTELOCATE_RUNS", str(tmp_path / "runs.sqlite3"))
+    monkeypatch.setenv("QUOTELOCATE_SETS", str(tmp_path / "sets"))
     monkeypatch.chdir(REPO)
 
 
@@ -156,11 +157,83 @@ def test_inspect_view_shows_diff_page_and_chunk():
     assert "Matched text in the paper (as extracted):" in [x.value for x in at.text]
 
 
+def test_inspect_overlay_draws_the_reading_order_on_the_page():
+    at = view(ok(app()), "Inspect")
+    at.selectbox(key="quote").select_index(0).run()
+    plain = at.get("image")[0].proto.imgs[0].url
+    at.toggle(key="overlay").set_value(True).run()
+    ok(at)
+    assert at.get("image")[0].proto.imgs[0].url != plain  # another picture: the overlay is drawn
+    legend = at.dataframe[-1].value
+    assert "body" in set(legend["flow"]) and set(legend.columns) >= {"page", "flow", "colour", "lines", "order"}
+
+
+SYNTH_SENTENCE = "a model that restricts every attention head to a fixed lattice of tidal phases"
+
+
+def playground(text: str, chunk: str = "") -> AppTest:
+    at = view(ok(app()), "Playground")
+    assert any("Paste a quote" in i.value for i in at.info)
+    at.text_area(key="pg_quote").input(text)
+    at.text_input(key="pg_chunk").input(chunk)
+    return ok(at.run())
+
+
+def test_playground_traces_an_accepted_quote_rule_by_rule():
+    at = playground(SYNTH_SENTENCE.replace("every attention", "every  attention"))
+    assert at.success and at.success[0].value.startswith("Accepted: normalized")
+    steps = [t.value for t in at.text if t.value[:1].isdigit()]
+    from quotelocate.normalize import RULES
+
+    # every rule recommended switches on, in the order the normalizer runs them
+    assert [s.split(" ·")[0] for s in steps] == ["0. as given", "1. layout"] + [
+        f"{i}. {name}" for i, name in enumerate(RULES, start=2)
+    ]
+    # the paper's ligature and line break, and the quote's double space, each marked at its rule's step
+    assert any("[-\ufb01-]{+fi+}xed" in c for c in codes(at))
+    assert any("tidal[-↵-]{+·+}phases" in c for c in codes(at))
+    assert any("every[-··-]{+·+}attention" in c for c in codes(at))
+    assert at.get("image") and "match highlighted" in at.get("image")[0].proto.imgs[0].caption
+
+
+def test_playground_explains_a_rejection_with_a_diff_and_a_cited_chunk():
+    at = playground(SYNTH_SENTENCE.replace("fixed", "moving"), chunk="0")
+    assert at.error and "Rejected" in at.error[0].value
+    assert "Character diff, [-passage-]{+quote+}:" in [t.value for t in at.text]
+    assert "closest passage highlighted" in at.get("image")[0].proto.imgs[0].caption
+    at.text_input(key="pg_chunk").input("99999").run()
+    assert at.error and "cited chunk 99999" in error_text(at)
+
+
+def test_playground_saves_a_labelled_quote_to_a_set(tmp_path):
+    at = playground(SYNTH_SENTENCE)
+    at.text_input(key="pg_set").input("my-edits")
+    at.text_input(key="pg_id").input("pg-first")
+    at.multiselect(key="pg_tags").select("plain")
+    at.button[-1].click().run()  # the form's submit button
+    ok(at)
+    assert at.success[-1].value.startswith("Saved as pg-first (faithful); the set now has 1 quotes")
+    saved = yaml.safe_load((tmp_path / "sets" / "my-edits.yaml").read_text(encoding="utf-8"))
+    assert saved["quotes"][0]["anchor"]["text"] == SYNTH_SENTENCE.replace("fixed", "\ufb01xed").replace("tidal ", "tidal\n")
+    assert saved["quotes"][0]["text"] == SYNTH_SENTENCE and saved["quotes"][0]["tags"] == ["plain"]
+    at.button[-1].click().run()  # the same id again: refused, the file unchanged
+    assert "already in the set" in error_text(at)
+    assert len(yaml.safe_load((tmp_path / "sets" / "my-edits.yaml").read_text(encoding="utf-8"))["quotes"]) == 1
+
+
+def test_playground_never_renders_a_pasted_quote_as_html():
+    at = playground(INJECTED["inj-html"])
+    assert not at.get("image") or all("onerror" not in str(m.value) for m in at.markdown)
+    assert any(INJECTED["inj-html"] in c for c in codes(at))
+
+
 def test_savings_view_gives_a_verdict_and_reacts_to_assumptions():
     at = view(ok(app()), "Savings")
     first = metric(at, "Measured saving")
     verdicts = [e.value for e in at.success] + [e.value for e in at.error]
     assert any("of the time spent with exact" in v for v in verdicts)
+    assert any("Review seconds used: the typed-in assumptions" in i.value for i in at.info)
+    assert any("paired bootstrap over quotes" in c.value for c in at.caption)
     at.number_input(key="review_no_anchor_s").set_value(300.0).run()
     assert metric(ok(at), "Measured saving") != first
 
@@ -173,17 +246,83 @@ def test_share_view_link_and_downloads():
     assert {"Download report (HTML)", "Download run (JSON)", "Download verdicts (CSV)"} <= labels
 
 
-def test_runs_view_saves_lists_and_compares(tmp_path):
+def save_current_run(at: AppTest, name: str = "", tags: str = "") -> AppTest:
+    at.text_input(key="run_name").input(name)
+    at.text_input(key="run_tags").input(tags)
+    next(b for b in at.button if b.label == "Save the current evaluation").click().run()
+    return ok(at)
+
+
+def test_runs_view_saves_names_lists_and_compares_before_and_after(tmp_path):
     at = view(ok(app()), "Runs")
     assert any("No stored runs" in i.value for i in at.info)
-    at.button(key="save_runs").click().run()
-    ok(at)
+    save_current_run(at, "baseline", "v7, before")
     at.checkbox(key="whitespace").uncheck().run()
-    at.button(key="save_runs").click().run()
-    ok(at)
-    assert at.selectbox(key="run_a").options and at.selectbox(key="run_b").options
-    assert any("Verdicts that changed" in m.value for m in at.markdown)
+    save_current_run(at, "no whitespace rule")
     assert (tmp_path / "runs.sqlite3").is_file()
+    listed = at.dataframe[0].value
+    assert list(listed["title"]) == ["baseline", "no whitespace rule"] and listed["tags"][0] == "v7,before"
+    assert at.selectbox(key="run_a").value == 1 and "baseline (#1" in at.selectbox(key="run_a").format_func(1)
+    assert any("Verdicts that flipped" in m.value for m in at.markdown)
+    shown = [t.value for t in at.text]
+    assert "The runs have one config each, paired: recommended (baseline) with current (no whitespace rule)." in shown
+    assert any(t.startswith("recommended: false-reject") and "verdicts changed" in t for t in shown)
+    labels = {b.label for b in at.get("download_button")}
+    assert "Download the before/after report (HTML)" in labels
+
+
+def test_a_run_is_relabelled_and_deleted_only_after_confirmation(tmp_path):
+    at = view(ok(app()), "Runs")
+    save_current_run(at, "first")
+    save_current_run(at, "second")
+    at.selectbox(key="run_pick").set_value(1).run()
+    at.text_input(key="label_name_1").input("renamed")
+    next(b for b in at.button if b.label == "Save name, tags and notes").click().run()
+    ok(at)
+    assert list(at.dataframe[0].value["title"]) == ["renamed", "second"]
+    at.button(key="run_delete").click().run()
+    assert at.warning and "cannot be undone" in at.warning[0].value
+    at.button(key="run_delete_no").click().run()  # cancel: nothing deleted
+    assert list(at.dataframe[0].value["title"]) == ["renamed", "second"] and not at.warning
+    at.button(key="run_delete").click().run()
+    at.button(key="run_delete_yes").click().run()
+    ok(at)
+    assert list(at.dataframe[0].value["title"]) == ["second"]
+
+
+def test_timing_mode_records_decisions_and_savings_uses_their_medians(tmp_path):
+    at = view(ok(app()), "Inspect")
+    at.toggle(key="timing").set_value(True).run()
+    ok(at)
+    first = at.selectbox(key="quote").value
+    anchors = []
+    for i in range(10):
+        shown = [t.value for t in at.text if t.value.startswith("Decide:")][0]
+        anchors.append("anchor shown" in shown)
+        at.button(key="time_accept" if i % 3 else "time_reject").click().run()
+        ok(at)
+        assert at.success and at.success[0].value.startswith("Recorded")
+    assert anchors == [True, False] * 5  # alternating conditions
+    assert at.selectbox(key="quote").value != first  # moved on to the next quote
+    from quotelocate.evaluation.runstore import RunStore
+
+    times = RunStore(tmp_path / "runs.sqlite3").review_times()
+    assert len(times) == 10 and times["anchor_shown"].sum() == 5 and (times["seconds"] > 0).all()
+    at = view(at, "Savings")
+    assert at.toggle(key="use_measured").value is True
+    assert any("Review seconds used: measured: median" in i.value for i in at.info)
+    assert any("Review seconds: measured: median" in c.value for c in at.caption)
+    at.toggle(key="use_measured").set_value(False).run()
+    assert any("typed-in assumptions" in i.value for i in ok(at).info)
+
+
+def test_evaluate_and_compare_show_latency_charts():
+    at = ok(app())
+    specs = [c.proto.spec for c in at.get("vega_lite_chart")]
+    assert any('"log"' in s and "p50, p95, p99" in s for s in specs)
+    at = view(at, "Compare")
+    specs = [c.proto.spec for c in at.get("vega_lite_chart")]
+    assert any("p50, p95, p99" in s and "two-transform" in s for s in specs)  # every config of the grid
 
 
 # -- share state ------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Hostile and broken PDFs (issue 6): every case of :mod:`pdf_catalog`, plus what the
+"""Hostile and broken PDFs: every case of :mod:`pdf_catalog`, plus what the
 locator does with text a reader cannot see or verify, boxes on rotated pages, and the
 extraction worker's limits."""
 

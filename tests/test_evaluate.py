@@ -125,6 +125,8 @@ def test_metric_frame(ev):
     assert (m.p50_ms <= m.p95_ms).all() and (m.p95_ms <= m.p99_ms).all()
     v = ev.verdicts[ev.verdicts.config == "exact"]
     assert m.loc["exact", "throughput_qps"] == pytest.approx(len(v) / (v.latency_ms.sum() / 1000))
+    # the spread over the two timing repeats: each repeat's quotes per second
+    assert 0 < m.loc["exact", "qps_min"] <= m.loc["exact", "qps_max"] < float("inf")
 
 
 def test_by_tag_frame(ev):
@@ -157,6 +159,11 @@ def test_savings_frame(ev):
 def test_ablation_frame(ev):
     a = ev.ablation
     assert list(a.columns) == list(ABLATION_COLUMNS)
+    for side in ("faithful", "fabricated"):  # Holm never lowers a p-value and keeps their order
+        raw, adj = a[f"mcnemar_p_{side}"], a[f"holm_p_{side}"]
+        assert ((adj >= raw - 1e-12) | raw.isna()).all() and (adj <= 1).all()
+        ordered = a.assign(raw=raw, adj=adj).dropna(subset=["raw"]).sort_values("raw")
+        assert ordered["adj"].is_monotonic_increasing
     ws = a[a.config == "whitespace"].set_index("change")
     # whitespace off: f1 is lost (1 discordant pair -> exact McNemar p = 1)
     assert ws.loc["-whitespace", "false_reject"] == 0.5
@@ -424,11 +431,13 @@ def test_cli_eval_runs_compare(tmp_path):
     assert "false reject" in out and "recommended" in out and "[" in out  # intervals
     assert "review time vs exact" in out
     assert f"saved as run 1 in {db}" in err
-    code, out, err = run("eval", str(set_path), "--papers", str(papers), "--repeats", "1", "--store", db, "--preset", "exact", "whitespace", "--ablation")
+    code, out, err = run("eval", str(set_path), "--papers", str(papers), "--repeats", "1", "--store", db, "--preset", "exact", "whitespace", "--ablation",
+                         "--name", "two presets", "--tag", "ablation", "--tag", "tiny", "--notes", "from the CLI")
     assert code == 0, err
     assert "ablation" in out and "-whitespace" in out
     code, out, _ = run("runs", "--store", db)
     assert code == 0 and "tiny" in out and " 2 " in out
+    assert "run 1" in out and "two presets" in out and "ablation,tiny" in out  # listed by name
     code, out, _ = run("runs", "--store", db, "--json")
     assert [json.loads(line)["id"] for line in out.splitlines()] == [1, 2]
     code, out, _ = run("compare", "1", "2", "--store", db)

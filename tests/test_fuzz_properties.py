@@ -1,4 +1,4 @@
-"""Hypothesis suite over arbitrary Unicode documents, quotes and rules (issue 6).
+"""Hypothesis suite over arbitrary Unicode documents, quotes and rules.
 
 ``test_properties.py`` checks the locator on PDF-like text over a small alphabet and on
 real-paper windows; this file throws everything else at it: every plane, lone
@@ -48,6 +48,7 @@ from quotelocate.normalize import (
     Normalized,
     cluster_boundary,
     find_furniture,
+    suspended_breaks,
     is_word_char,
     normalize,
     normalize_quote,
@@ -80,6 +81,11 @@ RULE_FIELDS = {
     "min_words": st.integers(0, 4),
     "ellipsis": st.sampled_from(ELLIPSIS_MODES),
     "ellipsis_gap": st.integers(0, 400),
+    "accents": st.booleans(),
+    "markers": st.booleans(),
+    "suspended_hyphens": st.booleans(),
+    "math_spacing": st.booleans(),
+    "max_chars": st.sampled_from((0, 40, 5000)),
 }
 RULES = st.builds(Rules, **RULE_FIELDS)
 """Every combination of every :class:`Rules` field (``layout`` is inert on text
@@ -110,6 +116,8 @@ TRICKY = {
     "curly-quotes": "\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f",
     "case-oddities": "\u00df\u0130\u0131\u01c5\ufb00",
     "nfkc-oddities": "\u00a8\u1fed\u338f\u2026\u216b\u2460",
+    "spacing-accents": "c\u00b8a\u00a8\u0131\u02c7R\u02da`\u00b4 \u02c6\u0237",
+    "math-symbols": "x \u2192\u221e \u2264\u03b1 + =1",
     "halfwidth-kana": "\uff76\uff9e",
     "hangul-jamo": "\u1100\u1161\u11a8",
     "astral": "\U0001d400\U0001d7ce\U00020000\U0010fffd",
@@ -117,7 +125,8 @@ TRICKY = {
 }
 TRICKY_CHARS = sorted({c for s in TRICKY.values() for c in s})
 
-WORDS = ["the", "model", "attention", "layer", "of", "art", "state", "trans", "duction", "Encoder", "10", "28.4", "[12]"]
+WORDS = ["the", "model", "attention", "layer", "of", "art", "state", "trans", "duction", "Encoder", "10", "28.4", "[12]",
+         "and", "post-training"]
 SEPARATORS = [
     " ", " ", " ", "\n", "  ", ", ", ". ", "-\n", "\u00ad\n", "\u2010\n", "-\r\n", "\f", "\r\n", "\t",
     "\u00a0", "\u2009", "\u200b", " \n ", "", "-", "\u2019", " \u201c",
@@ -617,12 +626,18 @@ def _recommended_precondition(doc: Document, start: int, end: int) -> tuple[int,
     * its normalized image starts or ends inside a word of the normalized document
       (``word_boundaries`` is defined on normalized text: "abc\\u200bdef" is one word
       once ``invisible`` removes the zero-width space, "abc\\u00ad\\ndef" once the soft
-      hyphen break is dropped), except after a glued footnote marker.
+      hyphen break is dropped), except after a glued footnote marker;
+    * it holds a line-end hyphen that the document reads as suspended ("pre-\\nand
+      post-training") because of a hyphenated word past the quote's end, which the quote
+      side cannot see (``suspended_breaks`` differs between the two).
     """
     text = doc.text
     sub = text[start:end]
     q = normalize_text(sub, REC)
     if not _valid(q, REC) or not (cluster_boundary(text, start) and cluster_boundary(text, end)):
+        return None
+    inside = [(h - start, b - start) for h, b in suspended_breaks(text) if start <= h and b <= end]
+    if inside != [(h, b) for h, b in suspended_breaks(sub)]:
         return None
     for s, e in find_furniture(text, doc.page_starts):
         if s < end and start < e + 1:

@@ -1,4 +1,4 @@
-"""Hostile and broken input, nothing lost (issue 6): datasets, uploads and the run store.
+"""Hostile and broken input, nothing lost: datasets, uploads and the run store.
 
 A catalog, data-driven where it can be:
 

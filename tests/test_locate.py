@@ -40,3 +40,24 @@ def test_a_punctuation_rejection_names_the_look_alike_characters():
     assert hyphen.cause == "punctuation-differs" and "U+2010 HYPHEN" in hyphen.reason
     comma = loc.locate("The self\u2010attention layer is here we claim.")
     assert comma.cause == "punctuation-differs" and "',' in the document, nothing in the quote" in comma.reason
+
+
+def test_with_chunks_shares_the_index_and_checks_the_chunks():
+    import pytest
+
+    from quotelocate.chunks import Chunk
+    from quotelocate.errors import ChunkError
+
+    text = "".join(f"Sentence number {i} says something about topic {i * 7}. " for i in range(100))
+    base = Locator(Document.from_text(text), "recommended")
+    quote = "Sentence number 50 says something about topic 350."
+    at = text.find(quote)
+    other = base.with_chunks([Chunk(0, 0, 100), Chunk(1, at - 10, at + len(quote) + 10)])
+    assert other.norm is base.norm and len(base.chunks) > 2  # the original keeps its own chunks
+    assert other.locate(quote, cited_chunk=1, scope="chunk").accepted
+    assert other.locate(quote, cited_chunk=0, scope="chunk").status == "outside-material"
+    assert base.locate(quote, cited_chunk=0, scope="chunk").status == "outside-material"
+    with pytest.raises(ChunkError, match="chunk 1"):
+        base.with_chunks([Chunk(0, 50, 60), Chunk(1, 10, 20)])
+    with pytest.raises(ChunkError, match="chunk 0"):
+        base.with_chunks([Chunk(0, 0, len(text) + 1)])

@@ -147,6 +147,61 @@ def test_savings_hand_example():
     ]  # fmt: skip
 
 
+def _paired_verdicts(base: list[bool], config: list[bool], fab_base: list[bool], fab_config: list[bool]) -> pd.DataFrame:
+    rows = []
+    for label, pairs in (("faithful", zip(base, config)), ("fabricated", zip(fab_base, fab_config))):
+        for i, (b, c) in enumerate(pairs):
+            rows += [{"config": "exact", "id": f"{label}-{i:03d}", "label": label, "accepted": b},
+                     {"config": "rec", "id": f"{label}-{i:03d}", "label": label, "accepted": c}]
+    return pd.DataFrame(rows)
+
+
+def test_savings_interval_is_a_seeded_paired_bootstrap_over_quotes():
+    # 100 faithful quotes: exact rejects 80, rec rejects 10 of those same 80 (paired);
+    # 100 fabricated, none accepted by either. Point estimate as in the hand example.
+    base = [False] * 80 + [True] * 20
+    config = [False] * 10 + [True] * 90
+    verdicts = _paired_verdicts(base, config, [False] * 100, [False] * 100)
+    metrics = _metrics([
+        {"config": "exact", "false_reject": 0.8, "fr_low": 0.71, "fr_high": 0.87, "false_accept": 0.0, "fa_low": 0.0, "fa_high": 0.037},
+        {"config": "rec", "false_reject": 0.1, "fr_low": 0.055, "fr_high": 0.174, "false_accept": 0.0, "fa_low": 0.0, "fa_high": 0.037},
+    ])  # fmt: skip
+    a = SavingsAssumptions(target=0.3)
+    boot = savings_table(metrics, a, fabricated_share=0.5, verdicts=verdicts).set_index("config")
+    corners = savings_table(metrics, a, fabricated_share=0.5).set_index("config")
+    assert boot.loc["rec", "interval_method"].startswith("paired bootstrap over quotes (2000 resamples, seed")
+    assert corners.loc["rec", "interval_method"].startswith("Wilson corners")
+    assert boot.loc["rec", "saving_low"] < boot.loc["rec", "saving"] < boot.loc["rec", "saving_high"]
+    assert boot.loc["rec", "saving"] == corners.loc["rec", "saving"]
+    # pairing removes the shared noise: narrower than corners that treat the configs as independent
+    width = boot.loc["rec", "saving_high"] - boot.loc["rec", "saving_low"]
+    assert width < corners.loc["rec", "saving_high"] - corners.loc["rec", "saving_low"]
+    # by hand, for the seeded draw: rebuild the same resamples with numpy
+    import numpy as np
+
+    rng = np.random.default_rng(20240607)
+    fi = rng.integers(0, 100, size=(2000, 100))
+    rng.integers(0, 100, size=(2000, 100))  # the fabricated stratum's draw (all zeros: no effect)
+    f = np.array([base, config], dtype=float).T[fi]
+    r = 1 - f.mean(axis=1)
+    cost = 0.5 * (15 + 115 * r) + 0.5 * 40
+    savings = 1 - cost[:, 1] / cost[:, 0]
+    low, high = np.percentile(savings, [2.5, 97.5])
+    assert boot.loc["rec", "saving_low"] == pytest.approx(low) and boot.loc["rec", "saving_high"] == pytest.approx(high)
+    again = savings_table(metrics, a, fabricated_share=0.5, verdicts=verdicts)
+    assert again.equals(boot.reset_index()[again.columns])
+    assert (boot.loc["exact", ["saving", "saving_low", "saving_high"]] == 0).all()
+
+
+def test_holm_adjusts_one_family_of_p_values():
+    from quotelocate.evaluation.stats import holm
+
+    # sorted 0.01, 0.02, 0.04 of 3 tests: 3*0.01, max(0.03, 2*0.02), max(0.04, 1*0.04)
+    assert holm([0.04, 0.01, 0.02]) == pytest.approx([0.04, 0.03, 0.04])
+    assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
+    assert math.isnan(holm([math.nan])[0]) and holm([]) == []
+
+
 def test_savings_target_not_shown_when_lower_bound_misses():
     t = savings_table(METRICS, SavingsAssumptions(), fabricated_share=0.5).set_index("config")
     assert t.loc["rec", "saving"] < 0.6 and not bool(t.loc["rec", "holds"])
@@ -171,9 +226,10 @@ def test_rule_toggles():
     full = Rules(quotes=True, whitespace=True, invisible=True, unicode="nfkc", hyphenation="both", furniture=True)
     changes = dict(rule_toggles(full, pdf=False))
     assert list(changes) == [
-        "-furniture", "-invisible", "-unicode", "-quotes", "-hyphenation", "-whitespace", "-word_boundaries",
-        "+ellipsis=fragments",
+        "-furniture", "+markers", "-invisible", "+accents", "-unicode", "-quotes", "-hyphenation",
+        "+suspended_hyphens", "-whitespace", "+math_spacing", "-word_boundaries", "+ellipsis=fragments",
     ]  # fmt: skip
+    assert changes["+markers"] == full.replace(markers=True)
     assert changes["+ellipsis=fragments"] == full.replace(ellipsis="fragments")
     assert "-ellipsis" in dict(rule_toggles(full.replace(ellipsis="fragments"), pdf=False))
     assert changes["-unicode"] == full.replace(unicode="off")
@@ -192,10 +248,13 @@ def test_grid_and_config_resolution():
     assert set(PRESETS) <= set(grid)
     assert grid["recommended -whitespace"] == preset("recommended").replace(whitespace=False)
     rec = preset("recommended")
-    on = [n for n in ("furniture", "layout", "invisible", "quotes", "whitespace", "word_boundaries") if getattr(rec, n)]
+    on = [n for n in ("furniture", "layout", "invisible", "quotes", "whitespace", "word_boundaries", "accents",
+                      "markers", "suspended_hyphens", "math_spacing") if getattr(rec, n)]
     on += [n for n in ("unicode", "hyphenation") if getattr(rec, n) != "off"]
-    assert len(grid) == len(PRESETS) + len(on)
+    opt_in = [n for n in ("accents", "markers", "suspended_hyphens", "math_spacing") if not getattr(rec, n)]
+    assert len(grid) == len(PRESETS) + len(on) + len(opt_in)
     assert all(f"recommended -{n}" in grid for n in on)
+    assert all(f"recommended +{n}" in grid for n in opt_in)
     assert list(resolve_configs(None)) == list(PRESETS)
     assert list(resolve_configs(["exact", Rules(whitespace=True)])) == ["exact", "whitespace"]
     custom = Rules(quotes=True)

@@ -271,7 +271,7 @@ def test_run_store_keeps_papers_and_migrates_a_schema_1_store(tmp_path, pair_eva
     assert list(loaded.verdicts["paper"]) == list(pair_eval.verdicts["paper"])
     assert set(RunStore(path).load(first).verdicts["paper"]) == {""}
     with sqlite3.connect(path) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert con.execute("PRAGMA user_version").fetchone()[0] == 3
 
 
 # -- command line -----------------------------------------------------------------------

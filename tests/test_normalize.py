@@ -85,13 +85,18 @@ def test_running_header_and_arxiv_stamp():
     assert "body 0 text body 1 text" in n.text
 
 
+OLD_RECOMMENDED = Rules(
+    quotes=True, whitespace=True, invisible=True, unicode="nfkc", hyphenation="both", furniture=True, layout=True
+)
+"""``recommended`` before the accents, markers, suspended-hyphen and math-spacing rules."""
+NEW_RULES = ("accents", "markers", "suspended_hyphens", "math_spacing")
+
+
 def test_fingerprint_is_stable_and_distinct():
     # A changed fingerprint means stored verdicts can no longer be audited: change
     # SEMANTICS_VERSION deliberately when rules change behaviour, then update this.
-    assert PRESETS["recommended"].fingerprint == Rules(
-        quotes=True, whitespace=True, invisible=True, unicode="nfkc", hyphenation="both", furniture=True, layout=True
-    ).fingerprint
-    assert PRESETS["recommended"].fingerprint == "ql1-dd6be3e6ff3f39af"  # pinned: stored verdicts rely on it
+    assert PRESETS["recommended"].fingerprint == OLD_RECOMMENDED.replace(**dict.fromkeys(NEW_RULES, True)).fingerprint
+    assert PRESETS["recommended"].fingerprint == "ql1-1ea0065b5327808c"  # pinned: stored verdicts rely on it
     prints = {r.fingerprint for r in PRESETS.values()}
     assert len(prints) == len(PRESETS)
     assert PRESETS["exact"].fingerprint.startswith("ql1-")
@@ -99,20 +104,26 @@ def test_fingerprint_is_stable_and_distinct():
 
 
 def test_fields_added_later_keep_old_fingerprints():
-    # a config stored before the ellipsis fields existed loads with their defaults and
-    # keeps its fingerprint; switching the new rule on gives a new one
-    old = {k: v for k, v in PRESETS["recommended"].to_dict().items() if not k.startswith("ellipsis")}
+    # a config stored before the later fields existed loads with their defaults and
+    # keeps its fingerprint (the verdicts stored under the previous recommended preset
+    # still audit); switching a new rule on gives a new one
+    old = {k: v for k, v in OLD_RECOMMENDED.to_dict().items() if not k.startswith("ellipsis") and k not in NEW_RULES}
     assert Rules.from_dict(old).fingerprint == "ql1-dd6be3e6ff3f39af"
+    assert OLD_RECOMMENDED.fingerprint == "ql1-dd6be3e6ff3f39af"
     fragments = PRESETS["recommended"].replace(ellipsis="fragments")
     assert fragments.fingerprint != PRESETS["recommended"].fingerprint
     assert fragments.replace(ellipsis_gap=50).fingerprint != fragments.fingerprint
     assert "ellipsis=fragments" in fragments.active()
+    prints = {OLD_RECOMMENDED.replace(**{name: True}).fingerprint for name in NEW_RULES}
+    assert len(prints) == len(NEW_RULES) and OLD_RECOMMENDED.fingerprint not in prints
+    assert {"accents", "markers", "suspended_hyphens", "math_spacing"} <= set(PRESETS["recommended"].active())
 
 
 @pytest.mark.parametrize(
     "kwargs",
     [{"unicode": "nfkd"}, {"hyphenation": "maybe"}, {"whitespace": "yes"}, {"min_chars": -1},
-     {"ellipsis": "skip"}, {"ellipsis_gap": -5}, {"ellipsis_gap": True}],
+     {"ellipsis": "skip"}, {"ellipsis_gap": -5}, {"ellipsis_gap": True}, {"accents": 1}, {"markers": "yes"},
+     {"suspended_hyphens": None}, {"math_spacing": "on"}],
 )
 def test_bad_rules_are_config_errors(kwargs):
     with pytest.raises(ConfigError):

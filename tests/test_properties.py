@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from quotelocate import Document, Locator, Rules
-from quotelocate.locate import _skeleton
+from quotelocate.kgrams import skeleton as _skeleton
 from quotelocate.normalize import PRESETS, normalize, normalize_text
 
 REC = PRESETS["recommended"]

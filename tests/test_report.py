@@ -199,3 +199,82 @@ def test_cli_report_never_overwrites_without_force(evaluation, tmp_path):
     assert out.read_text(encoding="utf-8") == "someone's notes"
     assert cli_main(["report", str(run), "--out", str(out), "--force"]) == 0
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+# -- theme, print, latency, and the before/after report ----------------------------------
+
+
+def test_follows_the_viewers_theme_and_prints_on_a4(page):
+    assert "color-scheme:light dark" in page and "@media (prefers-color-scheme:dark)" in page
+    assert "@page{size:A4" in page and "@media print" in page
+    assert "color:#1b1b1b;line-height" not in page  # no forced light text colour outside the light palette
+
+
+def test_latency_chart_marks_the_percentiles(evaluation, page):
+    ecdf, marks = report.latency_ecdf(evaluation.verdicts)
+    m = evaluation.metrics.set_index("config")
+    for config, group in marks.groupby("config"):
+        got = group.set_index("percentile")["latency_ms"]
+        assert got["p50"] == pytest.approx(m.loc[config, "p50_ms"]) and got["p99"] == pytest.approx(m.loc[config, "p99_ms"])
+    assert ecdf.groupby("config")["share"].max().eq(1.0).all()
+    svg = report.chart_svg(report.latency_chart(evaluation.verdicts))
+    assert svg.startswith("<svg") and "log scale" in svg
+    assert "<h2>Latency</h2>" in page
+
+
+@pytest.fixture(scope="module")
+def after(evaluation) -> Evaluation:
+    """The same quotes under a changed config: the second config loses quote folding."""
+    doc = Document.from_text(TEXT, name="paper<1>.txt")
+    qs = QuoteSet.from_quotes(
+        [Quote(id="f1", text="Attention is all you need", label="faithful", tags=("linebreak",),
+               anchor=Anchor(page=1, start=0, end=25, text="Attention is all you\nneed")),
+         Quote(id="f2", text="explains <tags> & ampersands literally", label="faithful", tags=("plain",),
+               anchor=Anchor(page=2, start=TEXT.index("explains"), end=TEXT.index("explains") + 38,
+                             text="explains <tags> & ampersands literally"))]
+        + [Quote(id=f"x{i}", text=t, label="fabricated", tags=("invented-tail",)) for i, t in enumerate(INJECTIONS)],
+        document=doc, name="injection")
+    configs = {"exact": PRESETS["exact"], EVIL_CONFIG: PRESETS["exact"]}
+    return evaluate(qs, configs, repeats=1, savings=SavingsAssumptions(baseline="exact", target=0.3))
+
+
+def test_before_after_report_has_deltas_tests_flips_and_configs(evaluation, after):
+    from quotelocate.evaluation.change_report import change_tables, render_change_html
+
+    t = change_tables(evaluation, after, a_title="before", b_title="after")
+    d = t.deltas.set_index("config")
+    assert d.loc[EVIL_CONFIG, "d_false_reject"] == pytest.approx(0.5)  # f1 (line break) now rejected
+    assert d.loc["exact", "n_changed"] == 0 and not bool(d.loc[EVIL_CONFIG, "same_rules"])
+    assert (d["holm_p_faithful"] >= d["mcnemar_p_faithful"]).all()
+    flipped = t.flips.set_index(["config", "id"])
+    assert list(flipped.index) == [(EVIL_CONFIG, "f1")]
+    assert flipped.loc[(EVIL_CONFIG, "f1"), "diff_a"] == "" and "{+ +}" in flipped.loc[(EVIL_CONFIG, "f1"), "diff_b"]
+    assert set(t.by_tag["tag"]) == {"linebreak"}
+    assert set(t.configs["run"]) == {"before", "after"} and t.configs["fingerprint"].str.startswith("ql1-").all()
+    html_text = render_change_html(evaluation, after, a_title="<before>", b_title="after")
+    assert "<script" not in html_text.lower() and "&lt;before&gt;" in html_text
+    assert "<del>" in html_text or "<ins>" in html_text  # the flipped quote's diff, marked up safely
+    assert "Verdicts that flipped (1)" in html_text and "Holm" in html_text
+    assert "&lt;b onmouseover=alert(3)&gt;evil&lt;/b&gt;" in html_text and "<b onmouseover" not in html_text
+    assert "@media print" in html_text and html_text.count("<svg") >= 2
+    for fp in after.meta["fingerprints"].values():
+        assert fp in html_text
+
+
+def test_cli_report_of_two_runs(evaluation, after, tmp_path, capsys):
+    store = tmp_path / "runs.sqlite3"
+    a = RunStore(store).save(evaluation, name="before the change")
+    b = RunStore(store).save(after, name="after the change")
+    out = tmp_path / "change.html"
+    assert cli_main(["report", str(a), str(b), "--out", str(out), "--store", str(store)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "quotelocate: before the change → after the change" in text and "Verdicts that flipped (1)" in text
+    assert cli_main(["report", str(a), "999", "--out", str(tmp_path / "x.html"), "--store", str(store)]) == 2
+    assert "no run 999" in capsys.readouterr().err
+
+
+def test_throughput_chart_shows_the_spread_over_repeats(evaluation):
+    m = evaluation.metrics
+    assert (m["qps_min"] <= m["qps_max"]).all() and m["qps_min"].notna().all()
+    svg = report.chart_svg(report.throughput_chart(m))
+    assert svg.startswith("<svg") and "slowest to fastest timing repeat" in svg

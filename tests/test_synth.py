@@ -36,7 +36,7 @@ FABRICATED_TAGS = set(
     "version-drift trivial lookalike invented-tail punctuation outside-material cross-flow "
     "cross-column".split()
 )
-# What the brief asks the set to cover.
+# What the set must cover: every artifact class and every kind of fabrication.
 REQUIRED_FAITHFUL = set(
     "linebreak ligature hyphen-keep hyphen-drop page-number page-break running-header "
     "margin-stamp footnote table float-interleave two-column smart-quote nfkc plain "

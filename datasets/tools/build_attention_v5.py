@@ -28,7 +28,7 @@ disk is what the script would write, without writing it.
 from __future__ import annotations
 
 import argparse
-import os
+import functools
 import re
 import sys
 import unicodedata
@@ -40,7 +40,10 @@ import yaml
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from quotelocate.data.quoteset import FABRICATED_TAGS, FAITHFUL_TAGS  # noqa: E402
+from quotelocate.chunks import Chunking, group_of, make_chunks  # noqa: E402
+from quotelocate.chunks import group_span as package_group_span  # noqa: E402
+from quotelocate.data.papers import find_paper  # noqa: E402
+from quotelocate.data.quoteset import FABRICATED_TAGS, FAITHFUL_TAGS, dump_quote_set  # noqa: E402
 from quotelocate.document import Document  # noqa: E402
 
 OUT = REPO / "datasets" / "attention-v5.yaml"
@@ -52,6 +55,7 @@ V7_FILE = "1706.03762v7.pdf"
 CHUNK_SIZE = 512
 CHUNK_OVERLAP = 64
 GROUP_SIZE = 3
+CHUNKING = Chunking(size=CHUNK_SIZE, overlap=CHUNK_OVERLAP, group_size=GROUP_SIZE)
 STRIDE = CHUNK_SIZE - CHUNK_OVERLAP
 
 LIGATURES = "\ufb00\ufb01\ufb02\ufb03\ufb04"
@@ -700,24 +704,27 @@ def normalized_views(text: str) -> list[str]:
 # ---------------------------------------------------------------------------------
 # chunks
 # ---------------------------------------------------------------------------------
+@functools.cache
+def _chunks(text_len: int) -> tuple:
+    """The package's chunks of a text of this length (chunk bounds depend on nothing else)."""
+    return make_chunks(" " * text_len, CHUNKING)
+
+
 def chunk_span(i: int, text_len: int) -> tuple[int, int]:
-    return i * STRIDE, min(i * STRIDE + CHUNK_SIZE, text_len)
+    c = _chunks(text_len)[i]
+    return c.start, c.end
+
+
+def group_count(text_len: int) -> int:
+    return group_of(len(_chunks(text_len)) - 1, GROUP_SIZE) + 1
 
 
 def group_span(g: int, text_len: int) -> tuple[int, int]:
-    first, last = g * GROUP_SIZE, g * GROUP_SIZE + GROUP_SIZE - 1
-    return first * STRIDE, min(last * STRIDE + CHUNK_SIZE, text_len)
+    return package_group_span(_chunks(text_len), g, GROUP_SIZE)
 
 
 def chunks_containing(start: int, end: int, text_len: int) -> list[int]:
-    out = []
-    i = max(0, start // STRIDE - 2)
-    while i * STRIDE <= start:
-        s, e = chunk_span(i, text_len)
-        if s <= start and end <= e:
-            out.append(i)
-        i += 1
-    return out
+    return [c.index for c in _chunks(text_len) if c.start <= start and end <= c.end]
 
 
 # ---------------------------------------------------------------------------------
@@ -815,7 +822,7 @@ def build_faithful(doc: Document, e: Faithful) -> dict:
         cited = None
         if boundary:
             _fail(e.id, "chunk-boundary quote needs a cited chunk")
-        groups = [g for g in range(n // (STRIDE * GROUP_SIZE) + 2)
+        groups = [g for g in range(group_count(n))
                   if group_span(g, n)[0] <= start and end <= group_span(g, n)[1]]
         if groups:
             _fail(e.id, f"span fits group(s) {groups}; cite a chunk")
@@ -915,24 +922,14 @@ def build_fabricated(doc: Document, views: list[str], v7_views: list[str] | None
     return out
 
 
-def find_paper(name: str) -> Path | None:
-    folders = [p for p in os.environ.get("QUOTELOCATE_PAPERS", "").split(os.pathsep) if p]
-    folders += [str(REPO.parent / "shared" / "papers"), str(REPO / "datasets" / "papers")]
-    for folder in folders:
-        p = Path(folder) / name
-        if p.is_file():
-            return p
-    return None
-
-
 def build() -> dict:
-    path = find_paper(PAPER_FILE)
+    path = find_paper(PAPER_FILE, [REPO.parent / "shared" / "papers"]) or find_paper(PAPER_FILE)
     if path is None:
         raise BuildError(f"{PAPER_FILE} not found; set QUOTELOCATE_PAPERS")
     doc = Document.open(path)
     if doc.sha256 != PAPER_SHA256:
         raise BuildError(f"{path}: sha256 {doc.sha256} != pinned {PAPER_SHA256}")
-    v7_path = find_paper(V7_FILE)
+    v7_path = find_paper(V7_FILE, [REPO.parent / "shared" / "papers"]) or find_paper(V7_FILE)
     v7_views = None
     if v7_path is None:
         print(f"warning: {V7_FILE} not found; version-drift quotes not checked against v7", file=sys.stderr)
@@ -982,25 +979,8 @@ def build() -> dict:
     return data
 
 
-class _Dumper(yaml.SafeDumper):
-    """yaml.safe_dump's dumper, but strings with line breaks or control characters are
-    written double-quoted with escapes ("...\\n...\\f...") instead of YAML's folded
-    single-quoted form, so anchors read like the extracted text."""
-
-
-def _represent_str(dumper: yaml.SafeDumper, value: str):
-    if any(c in value for c in "\n\f\t\r"):
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
-    return dumper.represent_str(value)
-
-
-_Dumper.add_representer(str, _represent_str)
-
-
 def dump(data: dict) -> str:
-    # same as yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=...)
-    # apart from the string style above
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1_000_000)
+    return dump_quote_set(data, header="Generated by datasets/tools/build_attention_v5.py; edit that script, not this file.")
 
 
 def summary(data: dict) -> str:
@@ -1026,7 +1006,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     text = dump(data)
-    assert yaml.safe_load(text) == data  # round trip
+    loaded = yaml.safe_load(text)  # round trip
+    assert [q["text"] for q in loaded["quotes"]] == [q["text"] for q in data["quotes"]]
     if args.check:
         if not args.out.exists() or args.out.read_text(encoding="utf-8") != text:
             print(f"{args.out} is out of date; run {Path(__file__).name}", file=sys.stderr)

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import re
 import sys
 import unicodedata
@@ -55,6 +54,9 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from quotelocate.chunks import Chunking, group_of, group_span, make_chunks  # noqa: E402
+from quotelocate.data.papers import find_paper  # noqa: E402
+from quotelocate.data.quoteset import dump_quote_set  # noqa: E402
 from quotelocate.document import Document  # noqa: E402
 
 NAME = "attention-v7"
@@ -63,7 +65,6 @@ PAPER_FILE = "1706.03762v7.pdf"
 PAPER_SHA256 = "c133bd93df7421f1939c84c525ab5a853886c64f58e18bb802bed65c530acbb3"
 PAPER_URL = "https://arxiv.org/pdf/1706.03762v7"
 CHUNK_SIZE, CHUNK_OVERLAP, GROUP_SIZE = 512, 64, 3
-STEP = CHUNK_SIZE - CHUNK_OVERLAP
 
 DESCRIPTION = (
     "Quotes pinned to arXiv 1706.03762v7 (Attention Is All You Need). Faithful quotes are "
@@ -463,7 +464,7 @@ FAITHFUL = [
         tags=['page-number'],
         cite='neighbour',
         drop=['6\n\x0c'],
-        note='pages 6-7: the fragment from the seed report; page number 6 omitted',
+        note='pages 6-7: a sentence fragment that crosses the page break; page number 6 omitted',
     ),
     F(
         raw='To improve computational performance for tasks involving\nvery long sequences, self-attention could be restricted to considering only a neighborhood of size r in\nthe input sequence centered around the respective output position.',
@@ -972,34 +973,26 @@ def apply_drops(raw: str, drops) -> str:
 
 
 class Chunks:
-    """Chunk i = text[i*STEP : i*STEP + CHUNK_SIZE]; group g = chunks g*3 .. g*3+2."""
+    """The set's chunks, cut by the package's own chunking, with the queries the builder
+    asks of them."""
 
-    def __init__(self, n: int):
-        self.n = n
-        spans = []
-        i = 0
-        while True:
-            start = i * STEP
-            spans.append((start, min(start + CHUNK_SIZE, n)))
-            if start + CHUNK_SIZE >= n:
-                break
-            i += 1
-        self.spans = spans
+    def __init__(self, text: str):
+        self.chunking = Chunking(size=CHUNK_SIZE, overlap=CHUNK_OVERLAP, group_size=GROUP_SIZE)
+        self.chunks = make_chunks(text, self.chunking)
+        self.spans = [(c.start, c.end) for c in self.chunks]
 
     def __len__(self):
-        return len(self.spans)
+        return len(self.chunks)
 
     def contains(self, c: int, start: int, end: int) -> bool:
         cs, ce = self.spans[c]
         return cs <= start and end <= ce
 
     def group_of(self, c: int) -> int:
-        return c // GROUP_SIZE
+        return group_of(c, GROUP_SIZE)
 
     def group_span(self, g: int) -> tuple[int, int]:
-        first = g * GROUP_SIZE
-        last = min(first + GROUP_SIZE - 1, len(self.spans) - 1)
-        return self.spans[first][0], self.spans[last][1]
+        return group_span(self.chunks, g, GROUP_SIZE)
 
     def in_group(self, c: int, start: int, end: int) -> bool:
         gs, ge = self.group_span(self.group_of(c))
@@ -1009,17 +1002,13 @@ class Chunks:
         return [c for c in range(len(self.spans)) if self.contains(c, start, end)]
 
 
-def find_paper(explicit: str | None) -> Path:
+def paper_path(explicit: str | None) -> Path:
     if explicit:
         return Path(explicit)
-    folders = [p for p in os.environ.get("QUOTELOCATE_PAPERS", "").split(os.pathsep) if p]
-    folders += [REPO / "datasets" / "papers", REPO.parent / "shared" / "papers",
-                Path.home() / ".cache" / "quotelocate" / "papers"]
-    for folder in folders:
-        candidate = Path(folder) / PAPER_FILE
-        if candidate.is_file():
-            return candidate
-    raise BuildError(f"{PAPER_FILE} not found; pass --paper or set QUOTELOCATE_PAPERS")
+    found = find_paper(PAPER_FILE, [REPO.parent / "shared" / "papers"]) or find_paper(PAPER_FILE)
+    if found is None:
+        raise BuildError(f"{PAPER_FILE} not found; pass --paper or set QUOTELOCATE_PAPERS")
+    return found
 
 
 def resolve_cite(chunks: Chunks, cite, start: int, end: int) -> int:
@@ -1213,7 +1202,7 @@ def build(doc: Document) -> dict:
         fp = doc.text_fingerprint
         print(f"warning: {doc.name}: sha256 {doc.sha256} differs from the pinned file; "
               f"text sha256 {fp['sha256']}", file=sys.stderr)
-    chunks = Chunks(len(doc.text))
+    chunks = Chunks(doc.text)
     views = normalized_views(doc.text)
     quotes = []
     counters: dict[str, int] = {}
@@ -1260,24 +1249,8 @@ def build(doc: Document) -> dict:
     }
 
 
-class _NoAliasDumper(yaml.SafeDumper):
-    def ignore_aliases(self, data):  # the loader refuses YAML anchors and aliases
-        return True
-
-
-def _represent_str(dumper, data):
-    # raw snippets with line breaks / form feeds read best as escaped double-quoted scalars
-    style = '"' if ("\n" in data or "\f" in data) else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
-
-
-_NoAliasDumper.add_representer(str, _represent_str)
-
-
 def dump(data: dict) -> str:
-    header = "# Generated by datasets/tools/build_attention_v7.py -- edit the script, not this file.\n"
-    return header + yaml.dump(data, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True,
-                              width=1000, default_flow_style=False)
+    return dump_quote_set(data, header="Generated by datasets/tools/build_attention_v7.py -- edit the script, not this file.")
 
 
 def summary(data: dict) -> str:
@@ -1299,14 +1272,15 @@ def main(argv=None) -> int:
     ap.add_argument("--check", action="store_true", help="fail if the output file is not up to date")
     args = ap.parse_args(argv)
     try:
-        doc = Document.open(find_paper(args.paper))
+        doc = Document.open(paper_path(args.paper))
         data = build(doc)
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     out = dump(data)
-    if yaml.safe_load(out) != data:
-        print("error: the YAML does not load back to the same data", file=sys.stderr)
+    loaded = yaml.safe_load(out)
+    if [q["text"] for q in loaded["quotes"]] != [q["text"] for q in data["quotes"]]:
+        print("error: the YAML does not load back to the same quotes", file=sys.stderr)
         return 1
     path = Path(args.out)
     if args.check:

@@ -3,8 +3,8 @@
 The search path is the folders given by the caller (or ``$QUOTELOCATE_PAPERS``, folders
 separated by ``os.pathsep``), then ``datasets/papers/`` of this checkout, then the user
 cache (``$XDG_CACHE_HOME/quotelocate/papers``, default ``~/.cache/quotelocate/papers``).
-Each folder is searched, then its ``corpus/`` subfolder, so a folder of papers can keep
-a corpus of other papers beside them.
+Each folder is searched, then its ``corpus/`` subfolder when it has one, so a folder of
+papers can keep a corpus of other papers beside them.
 
 A pin is the sha256 of the file plus, optionally, the fingerprint of its extracted text
 (:class:`TextPin`); :func:`check_pin` says whether a document satisfies it.
@@ -42,7 +42,7 @@ def papers_search_path(papers_path: PathsArg = None) -> list[Path]:
     """Folders searched for a pinned paper, in order.
 
     ``papers_path`` replaces ``$QUOTELOCATE_PAPERS``; ``datasets/papers/`` and the user
-    cache always follow. Every folder is followed by its ``corpus/`` subfolder.
+    cache always follow. Every folder is followed by its ``corpus/`` subfolder when it has one.
     """
     if papers_path is None:
         given = [Path(p) for p in os.environ.get("QUOTELOCATE_PAPERS", "").split(os.pathsep) if p]
@@ -53,7 +53,7 @@ def papers_search_path(papers_path: PathsArg = None) -> list[Path]:
     folders: list[Path] = []
     for folder in [*given, DATASETS_DIR / "papers", cache_dir()]:
         for f in (folder, folder / "corpus"):
-            if f not in folders:
+            if f not in folders and (f is folder or f.is_dir()):
                 folders.append(f)
     return folders
 
@@ -157,18 +157,32 @@ def check_pin(paper: Paper, doc: Document, where: str) -> PinCheck:
     return PinCheck(True, tuple(warnings))
 
 
-def resolve(paper: Paper, folders: Sequence[Path], *, set_name: str, source: str, cache: "ExtractionCache | None" = None) -> Resolved:
+def resolve(paper: Paper, folders: Sequence[Path], *, set_name: str, source: str,
+            confined: Path | None = None, cache: "ExtractionCache | None" = None) -> Resolved:
+    """The file on ``folders`` that satisfies ``paper``'s pin. ``confined``: a folder
+    (the set's own) whose paper must really live inside it: a symlink there that leads
+    out of it is refused, since a set could otherwise point the checker at any file the
+    server can read. ``cache``: the extraction cache to open the paper through."""
     candidates: list[Path] = []
     for folder in folders:
         p = folder / paper.file
+        if confined is not None and folder == confined and (p.is_symlink() or p.exists()):
+            target = p.resolve()
+            if not target.is_relative_to(confined.resolve()):
+                raise DatasetError(
+                    f"{source}: paper {paper.file!r} in the set's folder is a symbolic link that leads out of "
+                    "that folder; put the paper itself there, or its folder on QUOTELOCATE_PAPERS"
+                )
         if p.is_file() and p not in candidates:
             candidates.append(p)
     if not candidates:
-        raise PaperNotFoundError(
+        missing = PaperNotFoundError(
             f"{source}: paper {paper.file!r} is not on the papers search path "
             f"({_format_search_path(folders) or 'empty'}); run `quotelocate fetch {set_name}` "
             "or set QUOTELOCATE_PAPERS to the folder that holds it"
         )
+        missing.file = paper.file  # type: ignore[attr-defined]  # for callers that must not show the path
+        raise missing
     # bytes that match the pin win wherever they are on the path
     for p in candidates:
         if sha256_file(p) == paper.sha256.lower():

@@ -15,7 +15,8 @@ names the file, the line, the quote id and the field.
 Safety: the file is decoded as strict UTF-8; the YAML event stream is scanned before
 anything is constructed, and tags (``!!python/object``, any ``!tag``), anchors, aliases,
 merge keys and duplicate keys are refused, so a YAML bomb fails at its first alias;
-only then is the file read with ``yaml.safe_load``. Values that YAML 1.1 coerces
+the values are built from that same checked stream as ``yaml.safe_load`` builds them
+(one parse, by libyaml's parser when PyYAML has it). Values that YAML 1.1 coerces
 (``no``, ``on``, ``2017-12-06``, ``1.0``) are refused where a string is expected and as
 keys, and lone surrogates are refused everywhere (an escaped pair such as
 ``"\\ud83d\\ude00"`` is read as the one character it encodes). Errors on bytes and
@@ -62,7 +63,9 @@ from .papers import (
     resolve,
     sha256_file,
 )
-from .yaml_reader import SURROGATE, Validator, join_surrogate_pairs, kind, line_of, scan_events, walk_strings
+from .yaml_reader import (
+    SURROGATE, Validator, join_surrogate_pairs, kind, line_of, read_yaml, walk_strings,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..extraction_cache import ExtractionCache
@@ -86,7 +89,9 @@ FAITHFUL_TAGS = (
     "plain", "linebreak", "ligature", "hyphen-keep", "hyphen-drop", "page-number",
     "page-break", "chunk-boundary", "neighbour-chunk", "smart-quote", "nfkc",
     "float-interleave", "footnote", "caption", "running-header", "margin-stamp",
-    "two-column", "table",
+    "two-column", "table", "column-break", "float", "spacing-accent", "glued-marker",
+    "math-spacing", "suspended-hyphen", "drop-cap", "soft-hyphen", "dash-glyph",
+    "rotated-page",
 )  # fmt: skip
 """Artifact classes a faithful quote can exercise (``plain`` when there is none)."""
 
@@ -94,7 +99,7 @@ FABRICATED_TAGS = (
     "number", "case", "negation", "marker-dropped", "splice", "paraphrase", "word-swap",
     "word-missing", "word-added", "version-drift", "trivial", "lookalike",
     "invented-tail", "punctuation", "outside-material", "cross-flow", "cross-column",
-    "partial-word",
+    "partial-word", "dropped-exponent", "other-paper",
 )  # fmt: skip
 """How a fabricated quote was made."""
 
@@ -111,9 +116,21 @@ _PAPER_KEYS = {"file", "sha256", "url", "version", "text"}
 _PAPER_KEYS_MULTI = _PAPER_KEYS | {"id", "chunking"}
 _TEXT_KEYS = {"extractor", "extractor_version", "flags", "sha256"}
 _CHUNKING_KEYS = {"size", "overlap", "group_size", "file"}
-_QUOTE_KEYS = {"id", "text", "label", "tags", "cited_chunk", "anchor", "note"}
+_QUOTE_KEYS = {"id", "text", "label", "tags", "cited_chunk", "anchor", "allow", "note"}
 _QUOTE_KEYS_MULTI = _QUOTE_KEYS | {"paper"}
 _ANCHOR_KEYS = {"page", "start", "end", "text"}
+_ALLOW_KEYS = {"spans", "readings"}
+_SPAN_KEYS = {"start", "end", "kind"}
+
+SKIP_KINDS = ("float", "furniture", "footnote", "marker", "body")
+"""Kinds of document text a faithful quote leaves out (:attr:`Allowance.spans`); ``body``
+is main text a footnote or caption quote skips where the note continues in the next column."""
+SPAN_KINDS = SKIP_KINDS + ("dash", "drop-cap")
+"""Every span kind: the skipped ones, ``dash`` (a dash the extraction wrote as another
+character) and ``drop-cap`` (a drop-cap letter, the line break after it and the rest of
+its word, set in capitals: ``I⏎N`` read as "In")."""
+READINGS = ("spacing-accent", "suspended-hyphen", "math-spacing")
+"""Readings a faithful quote may rely on anywhere in its anchor (:attr:`Allowance.readings`)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -131,14 +148,37 @@ class Anchor:
 
 
 @dataclass(frozen=True)
+class AllowSpan:
+    """A span ``[start, end)`` of the document text inside a faithful quote's anchor that
+    the quote does not copy verbatim: ``kind`` is one of :data:`SPAN_KINDS`."""
+
+    start: int = 0
+    end: int = 0
+    kind: str = "float"
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """What an independent label check may allow beyond whitespace, line-end hyphens,
+    ligature glyphs and quote marks: ``spans`` the quote leaves out (floats, furniture,
+    footnotes, glued markers) or reads as a dash, and ``readings`` (see :data:`READINGS`).
+    The locator does not read it; it documents the label."""
+
+    spans: tuple[AllowSpan, ...] = ()
+    readings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Quote:
     """One labelled quote.
 
     id: unique in its set; text: what the model wrote; label: ``faithful`` or
     ``fabricated``; tags: artifact or fabrication classes; cited_chunk: the chunk the
     model cited (None: document scope); anchor: ground truth of a faithful quote
-    (None for fabricated ones); note: why it is labelled so; paper: the id of the
-    paper it quotes, in a set that spans several papers ("" in a one-paper set).
+    (None for fabricated ones); allow: what an independent check of the label may
+    allow (faithful quotes only; None when nothing beyond the basic readings); note: why
+    it is labelled so; paper: the id of the paper it quotes, in a set that spans several
+    papers ("" in a one-paper set).
     """
 
     id: str = ""
@@ -149,6 +189,7 @@ class Quote:
     anchor: Anchor | None = None
     note: str = ""
     paper: str = ""
+    allow: Allowance | None = None
 
     @property
     def faithful(self) -> bool:
@@ -459,13 +500,7 @@ def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
         ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = scan_events(text, source)
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:  # the scan already parsed it; constructor errors remain
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}: " if mark is not None else ""
-        raise DatasetError(f"{source}: {where}not a valid quote set ({getattr(exc, 'problem', exc)})") from None
+    raw, lines = read_yaml(text, source)
     v = Validator(source, lines)
     if raw is None:
         raise DatasetError(f"{source}: the file is empty")
@@ -717,8 +752,14 @@ def _read_quotes(v: Validator, value: Any, *, paper_ids: Mapping[str, int | None
                 raise v.fail(path + ("anchor", "end"), f"end {anchor.end} must be greater than start {anchor.start}", quote_id=qid)
         elif "anchor" in q:
             raise v.fail(path + ("anchor",), "a fabricated quote has no anchor", quote_id=qid)
+        allow = None
+        if q.get("allow") is not None:
+            if anchor is None:
+                raise v.fail(path + ("allow",), "only a faithful quote has allowances", quote_id=qid)
+            allow = _read_allow(v, q["allow"], path + ("allow",), anchor, qid)
         out.append(
-            Quote(id=qid, text=text, label=label, tags=tuple(tags), cited_chunk=cited, anchor=anchor, note=note, paper=paper_id)
+            Quote(id=qid, text=text, label=label, tags=tuple(tags), cited_chunk=cited, anchor=anchor, note=note,
+                  paper=paper_id, allow=allow)
         )
     if paper_ids is not None:
         quoted = {q.paper for q in out}
@@ -726,6 +767,41 @@ def _read_quotes(v: Validator, value: Any, *, paper_ids: Mapping[str, int | None
             if pid not in quoted:
                 raise v.fail(("papers", index, "id"), "no quote names this paper", quote_id=pid)
     return tuple(out)
+
+
+def _read_allow(v: Validator, value: Any, path: tuple, anchor: Anchor, qid: str) -> Allowance:
+    a = v.mapping(value, path, _ALLOW_KEYS, required=(), quote_id=qid)
+    spans: list[AllowSpan] = []
+    raw_spans = a.get("spans", [])
+    if not isinstance(raw_spans, list):
+        raise v.fail(path + ("spans",), f"expected a list of spans, got {kind(raw_spans)}", quote_id=qid)
+    for j, item in enumerate(raw_spans):
+        sp = path + ("spans", j)
+        m = v.mapping(item, sp, _SPAN_KEYS, required=("start", "end", "kind"), quote_id=qid)
+        start = v.integer(m["start"], sp + ("start",), quote_id=qid)
+        end = v.integer(m["end"], sp + ("end",), quote_id=qid)
+        span_kind = v.string(m["kind"], sp + ("kind",), quote_id=qid)
+        if span_kind not in SPAN_KINDS:
+            raise v.fail(sp + ("kind",), f"{span_kind!r} is not one of {', '.join(SPAN_KINDS)}", quote_id=qid)
+        if not anchor.start <= start < end <= anchor.end:
+            raise v.fail(
+                sp, f"[{start}, {end}) must be a non-empty span inside the anchor [{anchor.start}, {anchor.end})", quote_id=qid
+            )
+        if spans and start < spans[-1].end:
+            raise v.fail(sp + ("start",), f"{start} overlaps or precedes the previous span (spans go in text order)", quote_id=qid)
+        spans.append(AllowSpan(start=start, end=end, kind=span_kind))
+    readings: list[str] = []
+    raw_readings = a.get("readings", [])
+    if not isinstance(raw_readings, list):
+        raise v.fail(path + ("readings",), f"expected a list of readings, got {kind(raw_readings)}", quote_id=qid)
+    for j, item in enumerate(raw_readings):
+        r = v.string(item, path + ("readings", j), quote_id=qid)
+        if r not in READINGS:
+            raise v.fail(path + ("readings", j), f"{r!r} is not one of {', '.join(READINGS)}", quote_id=qid)
+        if r in readings:
+            raise v.fail(path + ("readings", j), f"reading {r!r} is listed twice", quote_id=qid)
+        readings.append(r)
+    return Allowance(spans=tuple(spans), readings=tuple(readings))
 
 
 def _check_quote_fields(q: Quote, source: str, index: int) -> None:
@@ -747,6 +823,8 @@ def _check_quote_fields(q: Quote, source: str, index: int) -> None:
         raise DatasetError(f"{source}: quote {q.id!r}: field 'anchor': every faithful quote has an anchor")
     if not q.faithful and q.anchor is not None:
         raise DatasetError(f"{source}: quote {q.id!r}: field 'anchor': a fabricated quote has no anchor")
+    if not q.faithful and q.allow is not None:
+        raise DatasetError(f"{source}: quote {q.id!r}: field 'allow': only a faithful quote has allowances")
 
 
 def _snippet(text: str, limit: int = 120) -> str:
@@ -796,12 +874,117 @@ def _verify_anchors(
             )
 
 
+def _yaml_string(value: str) -> str:
+    """A YAML double-quoted scalar (JSON string syntax is a subset of it)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def quote_set_yaml(
+    *,
+    name: str,
+    description: str,
+    paper: Paper,
+    quotes: Sequence[Quote],
+    chunking: Chunking | None = None,
+    header: str = "",
+) -> str:
+    """A quote set file (format 1) as text, every string double-quoted so that nothing
+    is read back as another type. The one writer the generators and builders share.
+
+    >>> print(quote_set_yaml(name="tiny", description="", paper=Paper(file="p.pdf", sha256="0" * 64),
+    ...       quotes=[Quote(id="q1", text="no", label="fabricated", tags=("case",))]))
+    format: 1
+    name: tiny
+    description: ""
+    paper:
+      file: "p.pdf"
+      sha256: "0000000000000000000000000000000000000000000000000000000000000000"
+    quotes:
+      - id: q1
+        text: "no"
+        label: fabricated
+        tags: [case]
+    <BLANKLINE>
+    """
+    q = _yaml_string
+    out = [f"# {header}"] if header else []
+    out += ["format: 1", f"name: {name}", f"description: {q(description)}", "paper:", f"  file: {q(paper.file)}"]
+    out.append(f"  sha256: {q(paper.sha256)}")
+    if paper.url:
+        out.append(f"  url: {q(paper.url)}")
+    if paper.version:
+        out.append(f"  version: {q(paper.version)}")
+    if paper.text is not None:
+        t = paper.text
+        out += ["  text:", f"    extractor: {t.extractor}", f"    extractor_version: {q(t.extractor_version)}",
+                f"    flags: {t.flags}", f"    sha256: {q(t.sha256)}"]
+    if chunking is not None:
+        out += ["chunking:", f"  size: {chunking.size}", f"  overlap: {chunking.overlap}", f"  group_size: {chunking.group_size}"]
+    out.append("quotes:")
+    for quote in quotes:
+        out.append(f"  - id: {quote.id}")
+        out.append(f"    text: {q(quote.text)}")
+        out.append(f"    label: {quote.label}")
+        out.append(f"    tags: [{', '.join(quote.tags)}]")
+        if quote.cited_chunk is not None:
+            out.append(f"    cited_chunk: {quote.cited_chunk}")
+        if quote.anchor is not None:
+            a = quote.anchor
+            out += ["    anchor:", f"      page: {a.page}", f"      start: {a.start}", f"      end: {a.end}", f"      text: {q(a.text)}"]
+        if quote.allow is not None:
+            out.append("    allow:")
+            if quote.allow.spans:
+                out.append("      spans:")
+                out += [f"        - {{start: {sp.start}, end: {sp.end}, kind: {sp.kind}}}" for sp in quote.allow.spans]
+            if quote.allow.readings:
+                out.append(f"      readings: [{', '.join(quote.allow.readings)}]")
+        if quote.note:
+            out.append(f"    note: {q(quote.note)}")
+    return "\n".join(out) + "\n"
+
+
+def dump_quote_set(data: Mapping[str, Any], *, header: str = "") -> str:
+    """A set assembled as a format-1 mapping (as ``yaml.safe_load`` reads one back),
+    written by :func:`quote_set_yaml`. Loading the text validates it."""
+    p = data["paper"]
+    pin = p.get("text")
+    quotes = [
+        Quote(id=q["id"], text=q["text"], label=q["label"], tags=tuple(q["tags"]), cited_chunk=q.get("cited_chunk"),
+              anchor=Anchor(**q["anchor"]) if q.get("anchor") else None, note=q.get("note", ""),
+              allow=_allowance(q["allow"]) if q.get("allow") else None)
+        for q in data["quotes"]
+    ]
+    return quote_set_yaml(
+        name=data["name"],
+        description=data.get("description", ""),
+        paper=Paper(
+            file=p["file"], sha256=p["sha256"], url=p.get("url", ""), version=p.get("version", ""),
+            text=None if pin is None else TextPin(str(pin["extractor"]), str(pin["extractor_version"]), int(pin["flags"]), str(pin["sha256"])),
+        ),
+        chunking=Chunking(**data["chunking"]) if data.get("chunking") else None,
+        quotes=quotes,
+        header=header,
+    )
+
+
+def _allowance(data: Mapping[str, Any]) -> Allowance:
+    return Allowance(
+        spans=tuple(AllowSpan(int(sp["start"]), int(sp["end"]), str(sp["kind"])) for sp in data.get("spans", ())),
+        readings=tuple(data.get("readings", ())),
+    )
+
+
 def _quote_to_dict(q: Quote) -> dict:
     d: dict[str, Any] = {"id": q.id, "text": q.text, "label": q.label, "tags": list(q.tags)}
     if q.cited_chunk is not None:
         d["cited_chunk"] = q.cited_chunk
     if q.anchor is not None:
         d["anchor"] = {"page": q.anchor.page, "start": q.anchor.start, "end": q.anchor.end, "text": q.anchor.text}
+    if q.allow is not None:
+        d["allow"] = {
+            "spans": [{"start": sp.start, "end": sp.end, "kind": sp.kind} for sp in q.allow.spans],
+            "readings": list(q.allow.readings),
+        }
     if q.note:
         d["note"] = q.note
     if q.paper:
@@ -848,9 +1031,12 @@ def load_quote_set(
             f"{spec.source}: the set spans {len(chosen)} papers; an open document stands for one of them: name it with paper=ID"
         )
     folders = papers_search_path(papers_path)
-    if spec.path.parent not in folders:
-        folders = folders + [spec.path.parent]
-    parts = tuple(_load_part(spec, ps, folders, path_or_name, document, cache) for ps in chosen)
+    set_folder = spec.path.parent
+    confined = None
+    if set_folder not in folders:  # searched last, and only for a paper that really lies inside it
+        folders = folders + [set_folder]
+        confined = set_folder
+    parts = tuple(_load_part(spec, ps, folders, path_or_name, document, cache, confined) for ps in chosen)
     if not spec.multi or paper is not None:
         return parts[0]
     return QuoteSet(
@@ -903,6 +1089,7 @@ def _load_part(
     path_or_name: str | os.PathLike,
     document: Document | None,
     cache: "ExtractionCache | None" = None,
+    confined: Path | None = None,
 ) -> QuoteSet:
     """One paper of a set: opened, pin-checked, chunked, every anchor verified."""
     where = spec.source
@@ -915,7 +1102,8 @@ def _load_part(
             raise DatasetError(f"{where}: paper {ps.paper.file!r} ({document.name}) does not match its pin: {pin.reason}")
         resolved = Resolved(Path(document.name), document, pin.warnings)
     else:
-        resolved = resolve(ps.paper, folders, set_name=_fetch_name(path_or_name, spec), source=where, cache=cache)
+        resolved = resolve(ps.paper, folders, set_name=_fetch_name(path_or_name, spec), source=where,
+                           confined=confined, cache=cache)
     doc = resolved.document
     field_name = "chunking.file" if ps.index is None else f"papers[{ps.index}].chunking.file"
     if ps.chunk_file is not None:

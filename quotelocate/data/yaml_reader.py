@@ -39,15 +39,62 @@ _RESOLVER = yaml.resolver.Resolver()
 _STR_TAG = "tag:yaml.org,2002:str"
 
 
+FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+"""PyYAML's loader on libyaml's C parser when PyYAML was built with it (else None); only
+its event stream is used, which is what lets a set of 100,000 quotes load in seconds."""
+
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+
+def read_yaml(text: str, source: str) -> tuple[Any, dict[tuple, int]]:
+    """The one YAML document in ``text`` as ``yaml.safe_load`` reads it, and the 1-based
+    line of every node keyed by its path; refuses tags, anchors, aliases, merge keys,
+    duplicate and complex keys and deep nesting first (see :func:`scan_events`).
+
+    The values are built from the checked event stream in one pass (plain scalars
+    resolved by YAML 1.1's implicit rules with the safe constructor, quoted and block
+    scalars as strings), so the file is parsed once, by libyaml's parser when there is
+    one; a file it cannot parse is read again with PyYAML's own parser, whose errors
+    name the offending character."""
+    if FAST_LOADER is not None:
+        try:
+            return _scan_events(text, source, FAST_LOADER)
+        except yaml.YAMLError:
+            pass  # read again below, for PyYAML's message
+    return _scan_events(text, source, yaml.SafeLoader)
+
+
 def scan_events(text: str, source: str) -> dict[tuple, int]:
     """Refuse tags, anchors, aliases, merge keys, duplicate and complex keys and deep
-    nesting by scanning the event stream (nothing is constructed); return the 1-based
-    line of every node, keyed by its path. Errors name the line, the quote and the field."""
+    nesting by scanning the event stream; return the 1-based line of every node, keyed
+    by its path. Errors name the line, the quote and the field."""
+    return read_yaml(text, source)[1]
+
+
+def _scalar(ev: yaml.ScalarEvent) -> Any:
+    if ev.style or not ev.implicit[0]:  # quoted or block (libyaml marks plain with "", PyYAML with None)
+        return ev.value
+    tag = _RESOLVER.resolve(yaml.ScalarNode, ev.value, (True, False))
+    if tag == _STR_TAG:
+        return ev.value
+    return _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, ev.value))
+
+
+def _scan_events(text: str, source: str, loader: type) -> tuple[Any, dict[tuple, int]]:
     lines: dict[tuple, int] = {}
     ids: dict[tuple[str, int], str] = {}  # quotes[i] / papers[i] -> its id, once seen
-    # frames: [kind, path, keys, current key, next index]
+    # frames: [kind, path, keys, current key, next index, the dict or list being built]
     stack: list[list[Any]] = []
     documents = 0
+    root: list[Any] = [None]
+
+    def put(value: Any) -> None:
+        if not stack:
+            root[0] = value
+        elif stack[-1][0] == "map":
+            stack[-1][5][stack[-1][3]] = value
+        else:
+            stack[-1][5].append(value)
 
     def fail(path: tuple, line: int, message: str) -> DatasetError:
         qid = ids.get((path[0], path[1])) if len(path) >= 2 and path[0] in NAMED_LISTS and isinstance(path[1], int) else None
@@ -62,7 +109,7 @@ def scan_events(text: str, source: str) -> dict[tuple, int]:
                 top[4] += 1
 
     try:
-        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+        for ev in yaml.parse(text, Loader=loader):
             line = ev.start_mark.line + 1 if ev.start_mark is not None else 0
             if isinstance(ev, yaml.DocumentStartEvent):
                 documents += 1
@@ -97,9 +144,9 @@ def scan_events(text: str, source: str) -> dict[tuple, int]:
                 assert top is not None
                 if not isinstance(ev, yaml.ScalarEvent):
                     raise fail(top[1], line, "a mapping key must be a plain string")
-                if ev.value == "<<" and ev.style is None:
+                if ev.value == "<<" and not ev.style:
                     raise fail(top[1], line, "YAML merge keys (<<) are not allowed")
-                if ev.style is None and _RESOLVER.resolve(yaml.ScalarNode, ev.value, (True, False)) != _STR_TAG:
+                if not ev.style and _RESOLVER.resolve(yaml.ScalarNode, ev.value, (True, False)) != _STR_TAG:
                     raise fail(
                         top[1], line,
                         f"key {ev.value!r} is not read as a string by YAML 1.1 (yes/no/on/off, numbers and "
@@ -115,26 +162,39 @@ def scan_events(text: str, source: str) -> dict[tuple, int]:
             if isinstance(ev, yaml.ScalarEvent):
                 if len(path) == 3 and path[0] in NAMED_LISTS and path[2] == "id" and isinstance(path[1], int):
                     ids[(path[0], path[1])] = ev.value
+                try:
+                    put(_scalar(ev))
+                except yaml.constructor.ConstructorError as exc:  # e.g. a date that does not exist
+                    raise fail(path, line, f"not a valid value ({exc.problem})") from None
                 advance()
             else:
                 if len(stack) >= MAX_DEPTH:
                     raise fail(path, line, f"nested more than {MAX_DEPTH} levels deep")
                 kind = "map" if isinstance(ev, yaml.MappingStartEvent) else "seq"
-                stack.append([kind, path, set(), None, 0])
-    except yaml.reader.ReaderError as exc:  # a character YAML forbids (control characters, U+FFFE…)
+                container: Any = {} if kind == "map" else []
+                put(container)
+                stack.append([kind, path, set(), None, 0, container])
+    except yaml.YAMLError as exc:
+        if loader is not yaml.SafeLoader:
+            raise
+        raise _explain(exc, text, source) from None
+    return root[0], lines
+
+
+def _explain(exc: yaml.YAMLError, text: str, source: str) -> DatasetError:
+    """A :class:`DatasetError` for a YAML error, naming the line (and column)."""
+    if isinstance(exc, yaml.reader.ReaderError):  # a character YAML forbids (control characters, U+FFFE…)
         line = text.count("\n", 0, exc.position) + 1
         column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        raise DatasetError(
+        return DatasetError(
             f"{source}: line {line}, column {column}: not valid YAML (character U+{exc.character:04X} is not allowed)"
             if isinstance(exc.character, int)
             else f"{source}: line {line}, column {column}: not valid YAML ({exc.reason})"
-        ) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}: " if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise DatasetError(f"{source}: {where}not valid YAML ({problem})") from None
-    return lines
+        )
+    mark = getattr(exc, "problem_mark", None)
+    where = f"line {mark.line + 1}: " if mark is not None else ""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return DatasetError(f"{source}: {where}not valid YAML ({problem})")
 
 
 def _dotted(path: tuple) -> str:

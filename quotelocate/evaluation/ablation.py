@@ -13,7 +13,7 @@ from .configs import ConfigsArg, resolve_configs, rule_toggles
 from .frames import ABLATION_COLUMNS, frame
 from .locating import Progress, _accepts, _check_workers, _pool, _worker_accepts
 from .result import Evaluation
-from .stats import mcnemar_exact
+from .stats import holm, mcnemar_exact
 
 
 def add_ablation(
@@ -38,7 +38,9 @@ def ablation(
     (``-whitespace``, ``+layout``, ...), the variant's fingerprint, its false-reject and
     false-accept rates, their differences from the base config, and the two-sided exact
     McNemar p-value of the paired accept/reject outcomes on faithful and on fabricated
-    quotes. Variants shared by several configs are run once.
+    quotes, and each adjusted for the number of tests by Holm's step-down method
+    (``holm_p_*``: the family is every row of the table, faithful and fabricated tests
+    corrected separately). Variants shared by several configs are run once.
     """
     if isinstance(base, Evaluation):
         named = base.configs
@@ -106,6 +108,10 @@ def ablation(
                 "mcnemar_p_fabricated": mcnemar_exact(bx, wx),
             }
         )
+    for side in ("faithful", "fabricated"):  # one family of tests per side, the whole table
+        adjusted = holm([row[f"mcnemar_p_{side}"] for row in rows])
+        for row, p in zip(rows, adjusted):
+            row[f"holm_p_{side}"] = p
     return frame(rows, ABLATION_COLUMNS)
 
 

@@ -62,10 +62,11 @@ def rule_toggles(rules: Rules, *, pdf: bool = True) -> list[tuple[str, Rules]]:
     only for PDFs, and only when the layout reader is installed.
 
     >>> [c for c, _ in rule_toggles(Rules(quotes=True, whitespace=True), pdf=False)]
-    ['+furniture', '+invisible', '+unicode=nfkc', '-quotes', '+hyphenation=both', '-whitespace', '-word_boundaries', '+ellipsis=fragments']
+    ['+furniture', '+markers', '+invisible', '+accents', '+unicode=nfkc', '-quotes', '+hyphenation=both', '+suspended_hyphens', '-whitespace', '+math_spacing', '-word_boundaries', '+ellipsis=fragments']
     """
     out: list[tuple[str, Rules]] = []
-    for name in ("furniture", "layout", "invisible", "unicode", "quotes", "hyphenation", "whitespace", "word_boundaries"):
+    for name in ("furniture", "layout", "markers", "invisible", "accents", "unicode", "quotes", "hyphenation",
+                 "suspended_hyphens", "whitespace", "math_spacing", "word_boundaries"):
         if name == "layout" and not rules.layout and not (pdf and layout_available()):
             continue
         value = getattr(rules, name)
@@ -94,10 +95,15 @@ def layout_available() -> bool:
 
 def grid_configs() -> dict[str, Rules]:
     """Every preset, plus ``recommended`` with each of its rules switched off in turn
-    (named like ``recommended -whitespace``)."""
+    (named like ``recommended -whitespace``), and with each opt-in rule it leaves off
+    switched on (``recommended +markers``), so the grid shows what that rule trades."""
     out = dict(PRESETS)
     base = PRESETS["recommended"]
     for change, rules in rule_toggles(base):
-        if change.startswith("-"):
+        if change.startswith("-") or change[1:] in OPT_IN_RULES:
             out[f"recommended {change}"] = rules
     return out
+
+
+OPT_IN_RULES = ("accents", "markers", "suspended_hyphens", "math_spacing")
+"""Rules the grid also shows switched on when ``recommended`` leaves them off."""

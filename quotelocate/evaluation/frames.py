@@ -25,10 +25,13 @@ VERDICT_COLUMNS: dict[str, str] = {
     "anchor_ok": "boolean",
     "latency_ms": "float64",
     "text": "str",
+    "diff": "str",
     "paper": "str",
 }
 """Columns and dtypes of :attr:`Evaluation.verdicts` (``cause`` is empty when accepted;
-``paper`` is the quote's paper id, the file name without extension in a one-paper set)."""
+``diff`` is the character diff against the closest passage of a rejection that has one,
+``[-passage-]{+quote+}``, else empty; ``paper`` is the quote's paper id, the file name
+without extension in a one-paper set)."""
 
 METRIC_COLUMNS: dict[str, str] = {
     "config": "str",
@@ -48,6 +51,8 @@ METRIC_COLUMNS: dict[str, str] = {
     "aa_high": "float64",
     "build_ms": "float64",
     "throughput_qps": "float64",
+    "qps_min": "float64",
+    "qps_max": "float64",
     "p50_ms": "float64",
     "p95_ms": "float64",
     "p99_ms": "float64",
@@ -80,6 +85,8 @@ SAVINGS_COLUMNS: dict[str, str] = {
     "review_seconds_with_anchor": "float64",
     "review_seconds_without_anchor": "float64",
     "fabricated_share": "float64",
+    "interval_method": "str",
+    "review_times": "str",
 }
 
 ABLATION_COLUMNS: dict[str, str] = {
@@ -92,6 +99,8 @@ ABLATION_COLUMNS: dict[str, str] = {
     "d_false_accept": "float64",
     "mcnemar_p_faithful": "float64",
     "mcnemar_p_fabricated": "float64",
+    "holm_p_faithful": "float64",
+    "holm_p_fabricated": "float64",
 }
 
 

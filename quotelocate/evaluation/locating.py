@@ -42,12 +42,14 @@ def _run_config(
     scope: str | None,
     repeats: int,
     tick: Callable[[int], None],
-) -> tuple[list[tuple], float]:
+) -> tuple[list[tuple], float, list[float]]:
+    """(verdict rows, index build seconds, total locate seconds of each timing repeat)."""
     loc = _locator(quote_set, rules)
     build_s = loc.build_seconds
     loc.locate(_WARMUP)
     fp = rules.fingerprint
     rows: list[tuple] = []
+    totals = [0.0] * repeats
     perf = time.perf_counter
     for i, q in enumerate(quote_set.quotes):
         qscope = _scope_for(q, scope)
@@ -59,6 +61,8 @@ def _run_config(
             v = loc.locate(q.text, cited_chunk=cited, scope=qscope)
             times.append(perf() - t0)
         assert v is not None
+        for r, t in enumerate(times):
+            totals[r] += t
         anchor_ok = None
         a = q.anchor
         if q.faithful and v.accepted and a is not None:
@@ -81,11 +85,12 @@ def _run_config(
                 anchor_ok,
                 1000.0 * (times[0] if repeats == 1 else median(times)),
                 q.text,
+                v.near_miss.diff_text() if v.near_miss is not None else "",  # after the timing: not timed
                 quote_set.paper_id,
             )
         )
         tick(i + 1)
-    return rows, build_s
+    return rows, build_s, totals
 
 
 # -- optional process parallelism (one config per task) ----------------------------------
@@ -98,13 +103,13 @@ def _worker_init(quote_set: QuoteSet) -> None:
     _WORKER_SET = quote_set
 
 
-def _worker_run(task: tuple[str, str, Rules, str | None, int]) -> tuple[str, str, list[tuple], float]:
+def _worker_run(task: tuple[str, str, Rules, str | None, int]) -> tuple[str, str, list[tuple], float, list[float]]:
     """One (paper, config) pair of the set the worker inherited."""
     paper_id, name, rules, scope, repeats = task
     assert _WORKER_SET is not None
     part = _WORKER_SET.for_paper(paper_id)
-    rows, build_s = _run_config(part, name, rules, scope=scope, repeats=repeats, tick=lambda i: None)
-    return paper_id, name, rows, build_s
+    rows, build_s, totals = _run_config(part, name, rules, scope=scope, repeats=repeats, tick=lambda i: None)
+    return paper_id, name, rows, build_s, totals
 
 
 def _worker_accepts(task: tuple[Rules, str | None]) -> list[bool]:

@@ -8,7 +8,11 @@ report, so all three draw the same figures from the same frames of an
   95% intervals on both axes;
 * :func:`tag_heatmap`: the error rate of every config on every tag;
 * :func:`savings_chart`: the measured time saving per config, its interval and the
-  claimed target.
+  claimed target;
+* :func:`latency_chart`: the distribution of per-quote latency per config (ECDF, log
+  axis) with p50, p95 and p99 marked;
+* :func:`throughput_chart`: quotes per second per config with its spread over the
+  timing repeats.
 
 :func:`render_html` writes one self-contained HTML file: charts are inlined as SVG
 (drawn by ``vl-convert``, no JavaScript and no network), tables are plain HTML, and
@@ -236,6 +240,103 @@ def savings_chart(savings: pd.DataFrame, *, width: int = 380) -> alt.Chart:
     )
 
 
+LATENCY_PERCENTILES = (50, 95, 99)
+
+
+def latency_ecdf(verdicts: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(ECDF points, percentile marks) of the per-quote latencies of each config.
+
+    ECDF: config, latency_ms, share (of that config's quotes located at most that fast).
+    Marks: config, percentile (``p50`` ...), latency_ms, share. Percentiles are numpy's
+    linear ones, the same as the metrics table's p50/p95/p99.
+
+    >>> v = pd.DataFrame({"config": ["a"] * 4, "latency_ms": [1.0, 2.0, 3.0, 4.0]})
+    >>> ecdf, marks = latency_ecdf(v)
+    >>> ecdf["share"].tolist(), marks["latency_ms"].round(2).tolist()
+    ([0.25, 0.5, 0.75, 1.0], [2.5, 3.85, 3.97])
+    """
+    import numpy as np
+
+    points, marks = [], []
+    for name, group in verdicts.groupby("config", sort=False):
+        lat = np.sort(group["latency_ms"].dropna().to_numpy(dtype=float))
+        if not len(lat):
+            continue
+        n = len(lat)
+        points += [{"config": name, "latency_ms": float(x), "share": (i + 1) / n} for i, x in enumerate(lat)]
+        for q in LATENCY_PERCENTILES:
+            marks.append({"config": name, "percentile": f"p{q}", "latency_ms": float(np.percentile(lat, q)),
+                          "share": q / 100})
+    return (pd.DataFrame(points, columns=["config", "latency_ms", "share"]),
+            pd.DataFrame(marks, columns=["config", "percentile", "latency_ms", "share"]))
+
+
+def latency_spec(verdicts: pd.DataFrame, *, width: int = 460, height: int = 240) -> dict:
+    """Vega-Lite spec of :func:`latency_chart`, written out as a dict: the workbench draws
+    it on every re-render, where building it through altair would cost more than the
+    evaluation it shows."""
+    ecdf, marks = latency_ecdf(verdicts)
+    title = "Latency per quote (ECDF; p50, p95, p99 marked in ms)"
+    if ecdf.empty:
+        return {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "title": title,
+                "data": {"values": []}, "mark": "point"}
+    positive = ecdf["latency_ms"][ecdf["latency_ms"] > 0]
+    floor = max(float(positive.min()) if len(positive) else 1e-3, 1e-4)
+    points = ecdf.assign(latency_ms=ecdf["latency_ms"].clip(lower=floor)).to_dict("records")
+    marked = marks.assign(latency_ms=marks["latency_ms"].clip(lower=floor)).to_dict("records")
+    order = list(dict.fromkeys(ecdf["config"]))
+    x = {"field": "latency_ms", "type": "quantitative", "scale": {"type": "log"},
+         "title": "latency per quote (ms, log scale)"}
+    y = {"field": "share", "type": "quantitative", "title": "share of quotes at most this fast",
+         "axis": {"format": "%"}, "scale": {"domain": [0, 1]}}
+    color = {"field": "config", "type": "nominal", "sort": order, "title": "config"}
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "title": title,
+        "width": width,
+        "height": height,
+        "layer": [
+            {"data": {"values": points}, "mark": {"type": "line", "interpolate": "step-after"},
+             "encoding": {"x": x, "y": y, "color": color}},
+            {"data": {"values": marked}, "mark": {"type": "point", "filled": True, "size": 45},
+             "encoding": {"x": x, "y": y, "color": color,
+                          "shape": {"field": "percentile", "type": "nominal", "title": "marked"},
+                          "tooltip": [{"field": "config", "type": "nominal"},
+                                      {"field": "percentile", "type": "nominal"},
+                                      {"field": "latency_ms", "type": "quantitative", "format": ".3f"}]}},
+            {"data": {"values": marked}, "mark": {"type": "text", "align": "left", "dx": 5, "dy": -6, "fontSize": 9},
+             "encoding": {"x": x, "y": y, "color": color,
+                          "text": {"field": "latency_ms", "type": "quantitative", "format": ".2f"}}},
+        ],
+    }
+
+
+def latency_chart(verdicts: pd.DataFrame, *, width: int = 460, height: int = 240) -> alt.TopLevelMixin:
+    """Latency distribution per config: the ECDF of per-quote latency on a log axis,
+    with p50, p95 and p99 marked and labelled on each curve."""
+    return alt.LayerChart.from_dict(latency_spec(verdicts, width=width, height=height), validate=False)
+
+
+def throughput_chart(metrics: pd.DataFrame, *, width: int = 380) -> alt.Chart:
+    """Throughput per config (quotes per second, from the per-quote median latencies),
+    with a whisker from the slowest to the fastest timing repeat."""
+    data = metrics[["config", "throughput_qps", "qps_min", "qps_max"]].copy()
+    order = list(dict.fromkeys(data["config"]))
+    base = alt.Chart(data)
+    y = alt.Y("config:N", sort=order, title=None)
+    bars = base.mark_bar(opacity=0.75).encode(
+        y=y, x=alt.X("throughput_qps:Q", title="quotes per second"),
+        tooltip=["config:N", alt.Tooltip("throughput_qps:Q", format=",.0f"), alt.Tooltip("qps_min:Q", format=",.0f"),
+                 alt.Tooltip("qps_max:Q", format=",.0f")],
+    )
+    spread = base.mark_rule(color="black").encode(y=y, x="qps_min:Q", x2="qps_max:Q")
+    ends = base.mark_tick(color="black", thickness=1, size=12).encode(y=y, x="qps_min:Q") + base.mark_tick(
+        color="black", thickness=1, size=12).encode(y=y, x="qps_max:Q")
+    return alt.layer(bars, spread, ends).properties(
+        width=width, height=alt.Step(30), title="Throughput (whisker: slowest to fastest timing repeat)"
+    )
+
+
 def chart_svg(chart: alt.TopLevelMixin) -> str:
     """An altair chart as standalone SVG markup (no JavaScript, no network)."""
     import vl_convert as vlc
@@ -249,15 +350,29 @@ def chart_svg(chart: alt.TopLevelMixin) -> str:
 
 
 _CSS = """
+:root{color-scheme:light dark;--fg:#1b1b1b;--bg:#fff;--muted:#666;--line:#ddd;--head:#f4f4f4;--ok:#1d7a5f;
+--bad:#b3361b;--del:#fde2dd;--ins:#d9f2e6}
+@media (prefers-color-scheme:dark){:root{--fg:#e6e6e6;--bg:#16181c;--muted:#a0a0a0;--line:#3a3d44;--head:#23262c;
+--ok:#5fd0a8;--bad:#ff8a70;--del:#5a2a22;--ins:#1f4a37}}
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1100px;
-color:#1b1b1b;line-height:1.45;padding:0 1rem}
-h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0;width:100%}
-th,td{border:1px solid #ddd;padding:.25rem .45rem;text-align:left;vertical-align:top}
-th{background:#f4f4f4}td.q{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;
-word-break:break-word}.muted{color:#666;font-size:.85rem}.chart{overflow-x:auto;margin:.5rem 0}
-.ok{color:#1d7a5f;font-weight:600}.bad{color:#b3361b;font-weight:600}
+color:var(--fg);background:var(--bg);line-height:1.45;padding:0 1rem}
+h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid var(--line)}
+table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0;display:block;overflow-x:auto;max-width:100%}
+th,td{border:1px solid var(--line);padding:.25rem .45rem;text-align:left;vertical-align:top}
+th{background:var(--head)}td.q{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;
+word-break:break-word}.muted{color:var(--muted);font-size:.85rem}.chart{overflow-x:auto;margin:.5rem 0}
+.chart svg{background:#fff;border-radius:4px;max-width:100%;height:auto}
+.ok{color:var(--ok);font-weight:600}.bad{color:var(--bad);font-weight:600}
+del{background:var(--del);text-decoration:line-through}ins{background:var(--ins);text-decoration:none}
+@page{size:A4;margin:14mm 12mm}
+@media print{:root{--fg:#000;--bg:#fff;--muted:#444;--line:#999;--head:#eee;--del:#fde2dd;--ins:#d9f2e6}
+body{max-width:none;margin:0;padding:0;font-size:9.5pt}h2{break-after:avoid;page-break-after:avoid}
+table{font-size:7.5pt;display:table;width:100%;table-layout:auto}th,td{overflow-wrap:anywhere}
+thead{display:table-header-group}tr,.chart,svg{break-inside:avoid;page-break-inside:avoid}
+.chart{overflow:visible}a{color:inherit;text-decoration:none}}
 """
+"""Follows the viewer's light or dark theme (``prefers-color-scheme``) and prints on A4
+(``@page``, no clipped tables, headers repeated on every page)."""
 
 
 def _e(value: Any) -> str:
@@ -351,6 +466,14 @@ def render_html(
     add("<h2>False reject vs false accept</h2>")
     add(f'<div class="chart">{chart_svg(rates_chart(metrics))}</div>')
 
+    if verdicts["latency_ms"].notna().any():
+        add("<h2>Latency</h2>")
+        add('<p class="muted">Share of quotes located within a given time, per config (log axis); the '
+            "marked points are p50, p95 and p99, labelled in milliseconds.</p>")
+        add(f'<div class="chart">{chart_svg(latency_chart(verdicts))}</div>')
+        if "qps_min" in metrics and metrics["qps_min"].notna().any():
+            add(f'<div class="chart">{chart_svg(throughput_chart(metrics))}</div>')
+
     by_paper = getattr(evaluation, "by_paper", None)
     if by_paper is not None and by_paper["paper"].nunique() > 1:
         add("<h2>Per paper</h2>")
@@ -368,7 +491,8 @@ def render_html(
     if ablation is not None and len(ablation):
         add("<h2>Ablation</h2>")
         add('<p class="muted">Change in each rate when one rule is changed, with the exact McNemar p-value '
-            "over the paired verdicts.</p>")
+            "over the paired verdicts and the same p-value after Holm's correction for the number of tests in "
+            "this table (holm_p_*; faithful and fabricated tests are corrected as two families).</p>")
         add(html_table(_round_frame(ablation), text_columns=()))
 
     savings = getattr(evaluation, "savings", None)
@@ -376,6 +500,7 @@ def render_html(
         add("<h2>Time savings</h2>")
         for line in savings_sentences(savings):
             add(f"<p>{_e(line)}</p>")
+        add(f'<p class="muted">{_e(savings_method(savings))}</p>')
         add(f'<div class="chart">{chart_svg(savings_chart(savings))}</div>')
         add(html_table(_round_frame(savings), text_columns=()))
 
@@ -435,6 +560,19 @@ def savings_sentences(savings: pd.DataFrame) -> list[str]:
     return out
 
 
+def savings_method(savings: pd.DataFrame) -> str:
+    """How the savings interval and the review seconds were obtained, in one sentence."""
+    methods = sorted({str(m) for m in savings.get("interval_method", pd.Series(dtype=str)).dropna() if m})
+    sources = sorted({str(m) for m in savings.get("review_times", pd.Series(dtype=str)).dropna() if m})
+    interval = "; ".join(methods) or "not recorded (a run saved before the method was stored)"
+    review = "; ".join(sources) or "assumed"
+    how = ""
+    if any(m.startswith("paired bootstrap") for m in methods):
+        how = (" The quotes are resampled with replacement, faithful and fabricated separately, the same draw "
+               "for the config and its baseline; the interval is the 2.5th to 97.5th percentile of the saving.")
+    return f"95% interval of the saving: {interval}.{how} Review seconds: {review}."
+
+
 def _round_frame(frame: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
     out = frame.copy()
     for c in out.columns:
@@ -451,10 +589,15 @@ __all__ = [
     "metrics_table",
     "paper_table",
     "rates_bars",
+    "latency_chart",
+    "throughput_chart",
+    "latency_ecdf",
+    "latency_spec",
     "rates_chart",
     "render_html",
     "run_sentence",
     "savings_chart",
+    "savings_method",
     "savings_sentences",
     "tag_heatmap",
     "verdict_flips",

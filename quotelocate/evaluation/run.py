@@ -124,10 +124,11 @@ def evaluate(
     workers = min(_check_workers(workers), len(pairs))
     results: dict[tuple[str, str], list[tuple]] = {}
     build: dict[tuple[str, str], float] = {}
+    totals: dict[tuple[str, str], list[float]] = {}
     if workers <= 1:
         for part, name, rules in pairs:
             key = (part.paper_id, name)
-            results[key], build[key] = _run_config(
+            results[key], build[key], totals[key] = _run_config(
                 part, name, rules, scope=scope, repeats=repeats, tick=make_tick(done, len(part.quotes))
             )
             done += len(part.quotes)
@@ -136,8 +137,9 @@ def evaluate(
         order = sorted(pairs, key=lambda t: (t[2].whitespace, -len(t[0].quotes)))
         tasks = [(part.paper_id, name, rules, scope, repeats) for part, name, rules in order]
         with _pool(quote_set, workers) as pool:
-            for paper_id, name, config_rows, build_s in pool.map(_worker_run, tasks):
-                results[(paper_id, name)], build[(paper_id, name)] = config_rows, build_s
+            for paper_id, name, config_rows, build_s, repeat_s in pool.map(_worker_run, tasks):
+                key = (paper_id, name)
+                results[key], build[key], totals[key] = config_rows, build_s, repeat_s
                 done += len(config_rows)
                 if progress is not None:
                     progress(done, total)
@@ -148,13 +150,15 @@ def evaluate(
         rows.extend(sorted(config_rows, key=lambda row: order_in_set[row[2]]))
     verdicts = frame(rows, VERDICT_COLUMNS)
     build_total = {name: sum(build[(part.paper_id, name)] for part in parts) for name in named}
-    metrics = _metrics(verdicts, named, build_total)
-    by_paper = _by_paper(verdicts, named, build, [part.paper_id for part in parts])
+    # each timing repeat's total over all papers
+    totals_all = {name: [sum(ts) for ts in zip(*(totals[(part.paper_id, name)] for part in parts))] for name in named}
+    metrics = _metrics(verdicts, named, build_total, totals_all)
+    by_paper = _by_paper(verdicts, named, build, [part.paper_id for part in parts], totals)
     by_tag = _by_tag(verdicts, named)
     share = savings.fabricated_share
     if share is None:
         share = len(quote_set.fabricated) / n if n else 0.0
-    saving_frame = savings_table(metrics, savings, fabricated_share=share)
+    saving_frame = savings_table(metrics, savings, fabricated_share=share, verdicts=verdicts)
     meta = provenance(quote_set, named, scope=scope, repeats=repeats, savings=savings, share=share)
     ev = Evaluation(verdicts=verdicts, metrics=metrics, by_tag=by_tag, savings=saving_frame, meta=meta, by_paper=by_paper)
     if ablation:
@@ -191,7 +195,16 @@ def combine(
     by_paper = by_paper.assign(_c=by_paper["config"].map(config_order)).sort_values("_c", kind="stable").drop(columns="_c")
     by_paper = frame(by_paper.to_dict("records"), BY_PAPER_COLUMNS)
     build = {name: float(by_paper.loc[by_paper["config"] == name, "build_ms"].sum()) / 1000.0 for name in named}
-    metrics = _metrics(verdicts, named, build)
+    # the parts' per-repeat timings are not kept, so qps_min/qps_max bound the set's: every
+    # paper at its slowest repeat, every paper at its fastest
+    slow_fast: dict[str, list[float]] = {}
+    for name in named:
+        rows_c = by_paper[by_paper["config"] == name]
+        counts = [len(verdicts[(verdicts["config"] == name) & (verdicts["paper"] == p)]) for p in rows_c["paper"]]
+        slow = [c / q for c, q in zip(counts, rows_c["qps_min"]) if q == q and q > 0]
+        fast = [c / q for c, q in zip(counts, rows_c["qps_max"]) if q == q and q > 0]
+        slow_fast[name] = [sum(slow), sum(fast)] if slow and len(slow) == len(fast) == len(counts) else []
+    metrics = _metrics(verdicts, named, build, slow_fast)
     by_tag = _by_tag(verdicts, named)
     n = len(quote_order)
     n_fabricated = int((verdicts[verdicts["config"] == next(iter(named))]["label"] == "fabricated").sum())
@@ -217,13 +230,14 @@ def combine(
         verdicts=verdicts,
         metrics=metrics,
         by_tag=by_tag,
-        savings=savings_table(metrics, savings, fabricated_share=share),
+        savings=savings_table(metrics, savings, fabricated_share=share, verdicts=verdicts),
         meta=meta,
         by_paper=by_paper,
     )
 
 
-def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[str, float]) -> pd.DataFrame:
+def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[str, float],
+             totals: Mapping[str, list[float]] | None = None) -> pd.DataFrame:
     rows = []
     for name, rules in named.items():
         v = verdicts[verdicts["config"] == name]
@@ -242,6 +256,8 @@ def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[
             qps = len(lat) / total_s if total_s > 0 else math.inf
         else:
             p50 = p95 = p99 = qps = math.nan
+        per_repeat = [len(v) / t for t in (totals or {}).get(name, []) if t > 0]
+        qps_min, qps_max = (min(per_repeat), max(per_repeat)) if per_repeat else (math.nan, math.nan)
         rows.append(
             {
                 "config": name,
@@ -261,6 +277,8 @@ def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[
                 "aa_high": aa[2],
                 "build_ms": 1000.0 * build.get(name, math.nan),
                 "throughput_qps": qps,
+                "qps_min": qps_min,
+                "qps_max": qps_max,
                 "p50_ms": p50,
                 "p95_ms": p95,
                 "p99_ms": p99,
@@ -270,13 +288,15 @@ def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[
 
 
 def _by_paper(
-    verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[tuple[str, str], float], papers: list[str]
+    verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[tuple[str, str], float], papers: list[str],
+    totals: Mapping[tuple[str, str], list[float]] | None = None,
 ) -> pd.DataFrame:
     """The metrics of every config on each paper, papers in set order within each config."""
     rows = []
     for paper in papers:
         v = verdicts[verdicts["paper"] == paper]
-        m = _metrics(v, named, {name: build.get((paper, name), math.nan) for name in named})
+        m = _metrics(v, named, {name: build.get((paper, name), math.nan) for name in named},
+                     {name: (totals or {}).get((paper, name), []) for name in named})
         m.insert(1, "paper", paper)
         rows.append(m)
     out = pd.concat(rows, ignore_index=True) if rows else frame([], BY_PAPER_COLUMNS)

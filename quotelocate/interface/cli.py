@@ -1,10 +1,15 @@
 """The ``quotelocate`` command line: thin wrappers that parse, build rules, call the
 library and print. Exit codes follow grep: 0 every quote accepted (or nothing to
-check), 1 some quote rejected or some audited verdict changed, 2 bad input or usage.
+check), 1 some quote rejected or some audited verdict changed, 2 bad input or usage
+(one line naming the file and line, before any verdict is written), 3 an internal
+error (a bug: a short message and a request to report it, never a traceback).
+
+Text meant for people escapes control characters that come from quotes or papers, so
+a quote cannot move the cursor or recolour a terminal.
 
 Commands: ``locate``, ``audit``, ``chunks``, ``text``, ``synth``, plus the evaluation
-commands (``eval``, ``runs``, ``compare``, ``fetch``, ``report``) registered by their
-modules.
+commands (``eval``, ``runs``, ``compare``, ``fetch``, ``report``), ``schema`` and
+``serve`` registered by their modules.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence, TextIO
@@ -19,16 +25,25 @@ from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence, TextIO
 from .. import __version__
 from ..chunks import Chunking
 from ..errors import ConfigError, QuoteInputError, QuotelocateError
-from ..jsonl import read_jsonl
+from ..jsonl import iter_jsonl, read_jsonl
 from ..limits import DEFAULT_LIMITS, Limits
 from ..normalize import PRESETS, Rules, preset
-from . import eval_commands, report_commands
+from . import eval_commands, report_commands, schema_commands, serve
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..document import Document
     from ..locate import Locator, Verdict
 
-EXIT_OK, EXIT_REJECTED, EXIT_ERROR = 0, 1, 2
+EXIT_OK, EXIT_REJECTED, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
+REPORT_HINT = "this is a bug in quotelocate; please report it with the command and input that caused it"
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def safe(text: Any) -> str:
+    """``text`` with control characters (C0 but tab and newline, DEL, C1) written as
+    ``\\xNN``: printable to a terminal whatever a quote or paper holds."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
 
 
 class _UsageError(Exception):
@@ -49,6 +64,10 @@ _BOOL_RULES = {
     "furniture": "remove page numbers, running headers/footers and margin stamps",
     "layout": "read PDF pages as flows (body, footnotes, floats) and stitch the body",
     "word_boundaries": "matches must not start or end inside a word",
+    "accents": "compose spacing accents with their letter (Franc\u00b8ois -> François)",
+    "markers": "raised footnote/citation markers glued to a word may be left out or kept",
+    "suspended_hyphens": "read 'pre-<line break>and post-' as 'pre- and post-' (with --hyphenation)",
+    "math_spacing": "ignore a space between a math symbol and a letter or digit",
 }
 
 
@@ -66,6 +85,8 @@ def add_rule_options(p: argparse.ArgumentParser) -> None:
                    help="longest omission an ellipsis may stand for, in characters (default 300)")
     g.add_argument("--min-chars", dest="rule_min_chars", type=int, default=None, metavar="N")
     g.add_argument("--min-words", dest="rule_min_words", type=int, default=None, metavar="N")
+    g.add_argument("--max-chars", dest="rule_max_chars", type=int, default=None, metavar="N",
+                   help="longer quotes are invalid (default 5000; 0: no limit)")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -132,27 +153,56 @@ def build_locator(args: argparse.Namespace, doc: Document, rules: Rules, err: Te
 # -- locate ---------------------------------------------------------------------------
 
 
-def _read_quotes(path: str) -> list[dict[str, Any]]:
-    out = []
+def _read_quotes(path: str, *, keep_going: bool = False) -> list[dict[str, Any]]:
+    """The batch's records in order. A bad line raises :class:`QuoteInputError` naming
+    the file and line, or with ``keep_going`` becomes ``{"id", "error", "line"}``."""
+    out: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for lineno, obj in read_jsonl(path, error=QuoteInputError, what="quotes"):
-        quote = obj.get("quote")
-        if not isinstance(quote, str):
-            raise QuoteInputError(f"{path}: line {lineno}: 'quote' must be a string")
-        qid = obj.get("id", lineno)
-        if not isinstance(qid, (str, int)) or isinstance(qid, bool):
-            raise QuoteInputError(f"{path}: line {lineno}: 'id' must be a string or integer")
-        if str(qid) in seen:
-            raise QuoteInputError(f"{path}: line {lineno}: duplicate id {qid!r}")
-        seen.add(str(qid))
-        cited = obj.get("cited_chunk")
-        if cited is not None and (isinstance(cited, bool) or not isinstance(cited, int)):
-            raise QuoteInputError(f"{path}: line {lineno}: 'cited_chunk' must be an integer")
-        paper = obj.get("paper")
-        if paper is not None and not isinstance(paper, str):
-            raise QuoteInputError(f"{path}: line {lineno}: 'paper' must be a file name")
-        out.append({"id": qid, "quote": quote, "cited_chunk": cited, "line": lineno, "paper": paper})
+    for lineno, obj, problem in iter_jsonl(path, error=QuoteInputError):
+        qid: Any = lineno
+        if obj is not None:
+            qid, item, problem = _quote_record(path, lineno, obj, seen)
+        if problem:
+            if not keep_going:
+                raise QuoteInputError(problem)
+            out.append({"id": qid, "error": problem, "line": lineno})
+        else:
+            out.append(item)
+    if not out:
+        raise QuoteInputError(f"{path}: no quotes")
     return out
+
+
+def _quote_record(path: str, lineno: int, obj: dict[str, Any], seen: set[str]) -> tuple[Any, dict[str, Any], str]:
+    """(id, record, problem) of one parsed line; ``problem`` is '' when it is usable."""
+    where = f"{path}: line {lineno}: "
+    qid = obj.get("id", lineno)
+    if not isinstance(qid, (str, int)) or isinstance(qid, bool):
+        return lineno, {}, f"{where}'id' must be a string or integer"
+    quote = obj.get("quote")
+    if not isinstance(quote, str):
+        return qid, {}, f"{where}'quote' must be a string"
+    if str(qid) in seen:
+        return qid, {}, f"{where}duplicate id {qid!r}"
+    seen.add(str(qid))
+    cited = obj.get("cited_chunk")
+    if cited is not None and (isinstance(cited, bool) or not isinstance(cited, int)):
+        return qid, {}, f"{where}'cited_chunk' must be an integer"
+    paper = obj.get("paper")
+    if paper is not None and not isinstance(paper, str):
+        return qid, {}, f"{where}'paper' must be a file name"
+    return qid, {"id": qid, "quote": quote, "cited_chunk": cited, "line": lineno, "paper": paper}, ""
+
+
+def _citation_problem(item: dict[str, Any], locator: Locator, scope: str | None) -> str:
+    """Why ``item``'s citation cannot be checked against ``locator``'s chunks, or ''."""
+    cited, n = item["cited_chunk"], len(locator.chunks)
+    if cited is not None and not 0 <= cited < n:
+        shown = str(cited) if len(str(cited)) <= 20 else str(cited)[:17] + "..."
+        return f"cited_chunk {shown} is not a chunk index (0..{n - 1})"
+    if cited is None and scope in ("chunk", "group"):
+        return f"scope {scope!r} needs a cited chunk"
+    return ""
 
 
 def verdict_record(verdict: Verdict, *, qid: Any, locator: Locator) -> dict[str, Any]:
@@ -177,19 +227,19 @@ def _print_verdict(verdict: Verdict, locator: Locator, out: TextIO) -> None:
         head = "ACCEPTED" if verdict.accepted else "REJECTED"
         pages = ", ".join(map(str, verdict.pages))
         print(f"{head} ({verdict.status}) page {pages}, chars {verdict.start}-{verdict.end}", file=out)
-        print(f"  {verdict.reason}", file=out)
+        print(f"  {safe(verdict.reason)}", file=out)
         if verdict.rules:
             print(f"  rules used: {', '.join(verdict.rules)}", file=out)
         if verdict.ambiguous:
             print(f"  ambiguous: occurs {verdict.occurrences} times; showing the first", file=out)
-        print(f"  {_marked_context(verdict, locator)}", file=out)
+        print(f"  {safe(_marked_context(verdict, locator))}", file=out)
         return
-    print(f"REJECTED ({verdict.status}) {verdict.cause}: {verdict.reason}", file=out)
+    print(f"REJECTED ({verdict.status}) {verdict.cause}: {safe(verdict.reason)}", file=out)
     miss = verdict.near_miss
     if miss is not None:
         print(f"  closest passage, page {miss.page}, chars {miss.start}-{miss.end}:", file=out)
-        print(f"    {miss.passage}", file=out)
-        print(f"  diff ([-document-]{{+quote+}}): {miss.diff_text()}", file=out)
+        print(f"    {safe(miss.passage)}", file=out)
+        print(f"  diff ([-document-]{{+quote+}}): {safe(miss.diff_text())}", file=out)
 
 
 def _flat(text: str) -> str:
@@ -215,14 +265,45 @@ def _marked_context(verdict: Verdict, locator: Locator, width: int = 60) -> str:
 def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if (args.quote is None) == (args.quotes is None):
         raise _UsageError("quotelocate locate: give either a QUOTE or --quotes FILE")
+    if args.langextract and not args.json:
+        raise _UsageError("quotelocate locate: --langextract needs --json")
     rules = rules_from_args(args)
     if os.path.isdir(args.paper):
         return _locate_corpus(args, rules, out, err)
-    items = _read_quotes(args.quotes) if args.quotes else [{"id": 1, "quote": args.quote, "cited_chunk": args.cited_chunk}]
+    key = None
+    if args.sign_key_file:
+        if not args.json:
+            raise _UsageError("quotelocate locate: --sign-key-file signs JSON records; add --json")
+        from ..evaluation.signing import read_key, sign
+
+        key = read_key(args.sign_key_file)
+    if args.quotes:
+        items = _read_quotes(args.quotes, keep_going=args.keep_going)
+    else:
+        bad = re.search("[\ud800-\udfff]", args.quote)
+        if bad:  # undecodable bytes in the argument arrive as lone surrogates
+            raise QuoteInputError(f"quote argument: not valid UTF-8 (at character {bad.start()})")
+        items = [{"id": 1, "quote": args.quote, "cited_chunk": args.cited_chunk, "line": None}]
     doc = open_document(args, err)
     locator = build_locator(args, doc, rules, err)
-    rejected = 0
+    # every record is checked before the first verdict is written
+    for i, item in enumerate(items):
+        if "error" not in item:
+            problem = _citation_problem(item, locator, args.scope)
+            if problem:
+                where = f"{args.quotes}: line {item['line']}: " if args.quotes else ""
+                if not args.keep_going:
+                    raise QuoteInputError(f"{where}{problem}")
+                items[i] = {"id": item["id"], "error": f"{where}{problem}", "line": item["line"]}
+    rejected = errors = 0
     for item in items:
+        if "error" in item:
+            errors += 1
+            if args.json:
+                print(json.dumps({"id": item["id"], "error": item["error"]}, ensure_ascii=False), file=out)
+            else:
+                print(f"[{safe(item['id'])}] ERROR: {safe(item['error'])}", file=out)
+            continue
         try:
             verdict = locator.locate(item["quote"], cited_chunk=item["cited_chunk"], scope=args.scope)
         except ConfigError as exc:
@@ -230,11 +311,20 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise QuoteInputError(f"{where}{exc}") from None
         rejected += not verdict.accepted
         if args.json:
-            print(json.dumps(verdict_record(verdict, qid=item["id"], locator=locator), ensure_ascii=False), file=out)
+            record = verdict_record(verdict, qid=item["id"], locator=locator)
+            if args.langextract:
+                from ..integrations.langextract import langextract_fields
+
+                record.update(langextract_fields(verdict))
+            if key is not None:
+                record["signature"] = sign(record, key)
+            print(json.dumps(record, ensure_ascii=False), file=out)
         else:
             if args.quotes:
-                print(f"[{item['id']}] ", end="", file=out)
+                print(f"[{safe(item['id'])}] ", end="", file=out)
             _print_verdict(verdict, locator, out)
+    if errors:
+        return EXIT_ERROR
     return EXIT_REJECTED if rejected else EXIT_OK
 
 
@@ -251,6 +341,9 @@ def _locate_corpus(args: argparse.Namespace, rules: Rules, out: TextIO, err: Tex
         )
     if args.chunks or args.password:
         raise _UsageError("quotelocate locate: --chunks and --password name one paper; they do not apply to a folder")
+    if args.keep_going or args.langextract or args.sign_key_file:
+        raise _UsageError("quotelocate locate: --keep-going, --langextract and --sign-key-file apply to one paper, "
+                          "not to a folder")
     items = _read_quotes(args.quotes)
     cluster = args.cluster or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
     papers = len({item["paper"] for item in items})
@@ -286,8 +379,13 @@ def _locate_corpus(args: argparse.Namespace, rules: Rules, out: TextIO, err: Tex
 def cmd_audit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..evaluation.audit import audit_records
 
+    key = None
+    if args.verify_key_file:
+        from ..evaluation.signing import read_key
+
+        key = read_key(args.verify_key_file)
     records = read_jsonl(args.verdicts, error=QuoteInputError, what="verdicts")
-    report = audit_records(records, paper=args.paper, source=args.verdicts)
+    report = audit_records(records, paper=args.paper, source=args.verdicts, verify_key=key)
     for line in report.lines():
         print(line, file=out)
     if args.json:
@@ -358,6 +456,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cited-chunk", type=int, metavar="N", help="chunk the model cited (single quote)")
     p.add_argument("--scope", choices=["chunk", "group", "document"], help="default: group with a cited chunk, else document")
     p.add_argument("--json", action="store_true", help="one JSON object per quote, in input order")
+    p.add_argument("--langextract", action="store_true",
+                   help="with --json, add LangExtract's char_interval and alignment_status to each object")
+    p.add_argument("--sign-key-file", metavar="FILE",
+                   help="with --json: sign every record with the key in FILE (HMAC-SHA256; see audit --verify-key-file)")
+    p.add_argument("--keep-going", action="store_true",
+                   help='write {"id", "error"} for a bad line and go on (the exit status is still 2)')
     g = p.add_argument_group("a folder of papers (PAPER is a folder; each quote line names its \"paper\")")
     g.add_argument("--workers", type=int, default=None, metavar="N", help="local processes, one paper per task (default: one per CPU)")
     g.add_argument("--cluster", metavar="ADDR", help="run the papers as tasks on a Dask cluster, dask://HOST:PORT (default $DASK_SCHEDULER_ADDRESS)")
@@ -370,6 +474,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("verdicts", help="JSON lines written by `locate --json`")
     p.add_argument("--paper", help="the paper file (default: the recorded name on the papers search path)")
     p.add_argument("--json", action="store_true", help="also print a JSON summary")
+    p.add_argument("--verify-key-file", metavar="FILE",
+                   help="every record must carry a valid signature made with the key in FILE")
     p.set_defaults(handler=cmd_audit)
 
     p = sub.add_parser("chunks", help="list the chunks a model was shown")
@@ -390,6 +496,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     eval_commands.add_parsers(sub)
     report_commands.add_parsers(sub)
+    schema_commands.add_parsers(sub)
+    serve.add_parsers(sub)
     return parser
 
 
@@ -407,13 +515,18 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         print(str(exc), file=err)
         return EXIT_ERROR
     except QuotelocateError as exc:
-        print(f"quotelocate: error: {exc}", file=err)
+        print(f"quotelocate: error: {safe(exc)}", file=err)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("quotelocate: interrupted", file=err)
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: never exit 1
+        detail = safe(f"{type(exc).__name__}: {exc}")
+        detail = detail if len(detail) <= 200 else detail[:199] + "…"
+        print(f"quotelocate: internal error ({detail}); {REPORT_HINT}", file=err)
+        return EXIT_INTERNAL
 
 
 def run() -> None:
@@ -426,6 +539,11 @@ def run() -> None:
     """
     if "pymupdf" not in sys.modules:
         sys.modules.setdefault("pymupdf.layout", None)  # type: ignore[arg-type]
+    for stream in (sys.stdout, sys.stderr):
+        try:  # a terminal that cannot show a character gets an escape, not a crash
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError):
+            pass
     sys.exit(main())
 
 

@@ -48,6 +48,19 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--paper", metavar="ID", help="evaluate one paper of a set that spans several (only it is opened)")
     p.add_argument("--json", action="store_true", help="print the whole evaluation as JSON")
     p.add_argument("--no-store", dest="save", action="store_false", help="do not save the run in the run store")
+    p.add_argument(
+        "--mlflow",
+        nargs="?",
+        const="",
+        metavar="URI",
+        help="also log the run to MLflow: config, rates with intervals, latency, verdicts, HTML report "
+        "(URI or folder; default $MLFLOW_TRACKING_URI; needs the 'mlflow' extra)",
+    )
+    p.add_argument("--mlflow-experiment", default="quotelocate", metavar="NAME", help="MLflow experiment (default quotelocate)")
+    p.add_argument("--name", default="", help="a name for the stored run (shown by `quotelocate runs` and the workbench)")
+    p.add_argument("--tag", dest="tags", action="append", default=[], metavar="TAG",
+                   help="a tag for the stored run (repeatable)")
+    p.add_argument("--notes", default="", help="notes stored with the run")
     add_store_option(p)
     p.set_defaults(handler=cmd_eval)
 
@@ -121,6 +134,11 @@ def eval_configs(presets: list[str] | None, grid: bool) -> dict[str, Rules]:
 
 def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     require("eval", "quotelocate eval")
+    if args.mlflow is not None:  # a tracking store that cannot be used fails before the long run
+        require("mlflow", "quotelocate eval --mlflow")
+        from ..integrations.mlflow import check_destination
+
+        check_destination(args.mlflow or None, experiment=args.mlflow_experiment)
     from tqdm import tqdm
 
     from ..data.quoteset import load_quote_set
@@ -182,7 +200,12 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 ev = add_ablation(ev, qs, progress=progress, workers=workers)
         finally:
             bar.close()
-    run_id = store.save(ev) if store is not None else None
+    run_id = store.save(ev, name=args.name, notes=args.notes, tags=args.tags) if store is not None else None
+    if args.mlflow is not None:
+        from ..integrations.mlflow import log_evaluation
+
+        logged = log_evaluation(ev, tracking_uri=args.mlflow or None, experiment=args.mlflow_experiment)
+        print(f"quotelocate: logged to MLflow as run {logged.run_id} (experiment {logged.experiment_id}) at {logged.tracking_uri}", file=err)
     if args.json:
         payload = ev.to_json()
         payload["run_id"] = run_id
@@ -265,7 +288,8 @@ def cmd_runs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     view = runs.assign(
         set_hash=runs["set_hash"].str[:12],
         paper_sha256=runs["paper_sha256"].str[:12],
-    )[["id", "created", "set_name", "set_hash", "paper_sha256", "n_quotes", "configs", "package_version"]]
+    )[["id", "title", "tags", "created", "set_name", "set_hash", "paper_sha256", "n_quotes", "configs",
+       "package_version"]]
     print(view.to_string(index=False), file=out)
     return EXIT_OK
 

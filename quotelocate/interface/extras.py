@@ -7,8 +7,9 @@ import importlib.util
 from ..errors import ConfigError
 
 EXTRAS = {
-    "eval": ("pandas", "statsmodels", "yaml", "tqdm"),
-    "app": ("streamlit", "altair", "vl_convert"),
+    "eval": ("pandas", "statsmodels", "yaml", "tqdm", "altair", "vl_convert"),
+    "app": ("streamlit",),
+    "mlflow": ("mlflow",),
 }
 """The modules each extra brings, as ``pyproject.toml`` lists them."""
 

@@ -1,8 +1,11 @@
-"""The ``quotelocate report`` command: one self-contained HTML file from a stored run.
+"""The ``quotelocate report`` command: one self-contained HTML file from a stored run,
+or the before/after report of two.
 
 ``quotelocate report RUN --out report.html``: ``RUN`` is a run id in the run store
 (see ``quotelocate runs``) or a path to a run JSON file (what ``Evaluation.to_json``
-writes, e.g. the workbench's "Download run (JSON)"). Registered by
+writes, e.g. the workbench's "Download run (JSON)"). ``quotelocate report A B --out
+FILE``: what changed from run ``A`` to run ``B`` (rate deltas with paired tests, per-tag
+and per-paper deltas, every flipped verdict with its diff, both configs). Registered by
 :func:`quotelocate.interface.cli.build_parser` through :func:`add_parsers`.
 """
 
@@ -26,8 +29,11 @@ MAX_RUN_JSON_BYTES = 512 * 1024 * 1024
 
 
 def add_parsers(sub: "argparse._SubParsersAction") -> None:
-    p = sub.add_parser("report", help="write a self-contained offline HTML report of a stored run")
+    p = sub.add_parser("report", help="write a self-contained offline HTML report of a stored run, or of the "
+                                      "change between two runs")
     p.add_argument("run", metavar="RUN", help="run id in the run store, or a path to a run JSON file")
+    p.add_argument("after", metavar="RUN_B", nargs="?",
+                   help="a second run: write the before/after report from RUN to RUN_B instead")
     p.add_argument("--out", default="report.html", metavar="FILE", help="output file (default report.html; - for stdout)")
     add_store_option(p)
     p.add_argument("--title", help="report title (default: quotelocate evaluation: SET)")
@@ -46,6 +52,16 @@ def load_run(run: str, *, store: str | None = None) -> Evaluation:
 
         return RunStore(store).load(int(run))
     raise RunStoreError(f"{run}: neither a run JSON file nor a run id (see `quotelocate runs`)")
+
+
+def run_title(run: str, *, store: str | None = None) -> str:
+    """What to call ``run`` in a report: a stored run's name (or ``run N``), a file's name."""
+    path = Path(run)
+    if path.is_file():
+        return path.name
+    from ..evaluation.runstore import RunStore
+
+    return RunStore(store).info(int(run))["title"]
 
 
 def _read_run_json(path: Path) -> Evaluation:
@@ -87,8 +103,16 @@ def cmd_report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     require("eval", "quotelocate report")
     from ..evaluation.report import render_html
 
-    evaluation = load_run(args.run, store=store_path(args, err))
-    html = render_html(evaluation, title=args.title)
+    store = store_path(args, err)
+    evaluation = load_run(args.run, store=store)
+    if args.after is None:
+        html = render_html(evaluation, title=args.title)
+    else:
+        from ..evaluation.change_report import render_change_html
+
+        after = load_run(args.after, store=store)
+        html = render_change_html(evaluation, after, a_title=run_title(args.run, store=store),
+                                  b_title=run_title(args.after, store=store), title=args.title)
     if args.out == "-":
         out.write(html)
         return 0

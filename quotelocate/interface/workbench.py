@@ -10,6 +10,8 @@ like the rest of the package (``app.py`` only wires these to widgets).
   query string that reopens the same set, rules and view; :func:`matching_preset` names
   the preset a rules config equals; :func:`vary_rule` builds a comparison grid that
   varies one rule.
+* Playground: :func:`cited_chunk_of` reads the cited chunk a user pasted (a number or
+  the chunk's text); :func:`labelled_quote` turns a checked quote into a quote-set entry.
 
 >>> share_query({"set": "synthetic", "quotes": False, "view": "Inspect", "chunk_size": None}, {"set": "synthetic"})
 {'quotes': 'false', 'view': 'Inspect'}
@@ -23,13 +25,17 @@ import hashlib
 import os
 import urllib.parse
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ..chunks import Chunking
-from ..data.quoteset import QuoteSet, load_quote_set
+from ..chunks import Chunk, Chunking
+from ..data.quoteset import Anchor, Quote, QuoteSet, load_quote_set
 from ..document import Document, Limits
-from ..errors import ConfigError, DatasetError, DocumentError
+from ..errors import ConfigError, DatasetError, DocumentError, PaperNotFoundError, QuoteInputError, QuotelocateError
+from ..locate import Verdict
 from ..normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
+
+if TYPE_CHECKING:
+    from .eval_worker import WorkerRequest
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 UPLOAD_LIMITS = Limits(seconds=30, memory_mb=1024, max_pages=2000)
@@ -51,6 +57,20 @@ def check_upload_size(data: bytes, what: str, *, max_bytes: int | None = None) -
         raise DatasetError(f"{what}: the uploaded file is empty")
     if len(data) > max_bytes:
         raise DatasetError(f"{what}: {_mb(len(data))} exceeds the upload limit of {_mb(max_bytes)}")
+
+
+def check_upload_object(upload: Any, what: str, *, max_bytes: int | None = None) -> None:
+    """Refuse an uploaded file object (Streamlit's ``UploadedFile``, any ``BytesIO``) that
+    is empty or larger than ``max_bytes``, from the size of its in-memory buffer, before
+    its bytes are copied, hashed or written anywhere."""
+    max_bytes = MAX_UPLOAD_BYTES if max_bytes is None else max_bytes
+    size = getattr(upload, "size", None)
+    if not isinstance(size, int):
+        size = upload.getbuffer().nbytes
+    if size == 0:
+        raise DatasetError(f"{what}: the uploaded file is empty")
+    if size > max_bytes:
+        raise DatasetError(f"{what}: {_mb(size)} exceeds the upload limit of {_mb(max_bytes)}")
 
 
 def check_pdf_upload(data: bytes, *, max_bytes: int | None = None) -> None:
@@ -121,8 +141,49 @@ def load_upload(folder: str | os.PathLike, set_bytes: bytes, pdf_bytes: bytes | 
     :class:`~quotelocate.errors.DocumentError` with a one-line message.
     """
     set_path, pdf_path = stage_upload(folder, set_bytes, pdf_bytes, max_bytes=max_bytes)
-    document = Document.open(pdf_path, limits=UPLOAD_LIMITS) if pdf_path is not None else None
-    return load_quote_set(set_path, document=document)
+    try:
+        document = Document.open(pdf_path, limits=UPLOAD_LIMITS) if pdf_path is not None else None
+        return load_quote_set(set_path, document=document)
+    except PaperNotFoundError as exc:  # its message lists the server's search path
+        paper = getattr(exc, "file", None) or "named in the set"
+        raise PaperNotFoundError(f"uploaded quote set: its paper {paper!r} is not on this server's papers search "
+                                 "path; upload the paper as well") from None
+    except QuotelocateError as exc:
+        exc.args = (public_message(str(exc), set_path.parent),)
+        raise exc from None
+
+
+def public_message(message: str, staging: str | os.PathLike) -> str:
+    """``message`` with the server's paths replaced by what the user uploaded: the staged
+    set and paper by their roles, the staging and temporary folders by a placeholder, so
+    an error never tells a visitor where the server keeps files.
+
+    >>> public_message("/tmp/x/ab/quotes.yaml: line 3: bad; /tmp/x/ab/paper.pdf; /tmp/y", "/tmp/x/ab")
+    'uploaded quote set: line 3: bad; uploaded paper; <server folder>/y'
+    """
+    import tempfile
+
+    staging = Path(staging)
+    replacements = [(staging / SET_FILE, "uploaded quote set"), (staging / PAPER_FILE, "uploaded paper")]
+    folders = {staging, staging.parent, Path(tempfile.gettempdir())}
+    folders |= {f.resolve() for f in list(folders)}
+    replacements += [(f, "<server folder>") for f in sorted(folders, key=lambda f: -len(str(f)))]
+    for path, shown in replacements:
+        message = message.replace(str(path), shown)
+    return message
+
+
+def evaluate_upload(request: "WorkerRequest", *, timeout_s: float | None = None):
+    """:func:`~quotelocate.interface.eval_worker.evaluate_in_worker` for a staged upload:
+    evaluated in a child process that is killed past ``timeout_s``, so one session's
+    upload never stalls another's; error messages name roles, not the server's paths."""
+    from .eval_worker import evaluate_in_worker
+
+    try:
+        return evaluate_in_worker(request, timeout_s=timeout_s)
+    except QuotelocateError as exc:
+        exc.args = (public_message(str(exc), Path(request.set_path).parent),)
+        raise exc from None
 
 
 def with_chunking(quote_set: QuoteSet, chunking: Chunking) -> QuoteSet:
@@ -180,7 +241,8 @@ def matching_preset(rules: Rules) -> str:
 
 
 VARIABLE_RULES = ("quotes", "whitespace", "invisible", "unicode", "hyphenation", "furniture", "layout",
-                  "word_boundaries", "min_chars", "min_words", "ellipsis", "ellipsis_gap")
+                  "word_boundaries", "min_chars", "min_words", "ellipsis", "ellipsis_gap", "accents", "markers",
+                  "suspended_hyphens", "math_spacing")
 
 
 def vary_rule(rules: Rules, name: str, *, lengths: tuple[int, ...] = (0, 8, 12, 20, 40)) -> dict[str, Rules]:
@@ -212,3 +274,52 @@ def vary_rule(rules: Rules, name: str, *, lengths: tuple[int, ...] = (0, 8, 12, 
         label = ("on" if value else "off") if isinstance(value, bool) else value
         out[f"{name}={label}"] = rules.replace(**{name: value})
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# Playground
+
+
+def cited_chunk_of(value: str | None, chunks: Sequence[Chunk], text: str) -> int | None:
+    """The cited chunk a user gave: empty for none, a chunk index, or the chunk's text
+    itself (pasted as the model saw it; surrounding whitespace ignored).
+
+    >>> from quotelocate.chunks import make_chunks
+    >>> text = "alpha beta gamma delta " * 4
+    >>> chunks = make_chunks(text, Chunking(size=32, overlap=0, group_size=1))
+    >>> cited_chunk_of(" 2 ", chunks, text), cited_chunk_of(text[32:64], chunks, text), cited_chunk_of("", chunks, text)
+    (2, 1, None)
+    """
+    value = (value or "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        index = int(value)
+        if index >= len(chunks):
+            raise QuoteInputError(f"cited chunk {index}: the paper has chunks 0..{len(chunks) - 1}")
+        return index
+    for c in chunks:
+        if text[c.start : c.end].strip() == value:
+            return c.index
+    raise QuoteInputError("cited chunk: neither a chunk number nor the text of one of the paper's chunks")
+
+
+def labelled_quote(verdict: Verdict, *, quote_id: str, label: str, tags: Sequence[str], note: str = "") -> Quote:
+    """A quote-set entry for a checked quote. A faithful one is anchored where the
+    locator found it, else on its closest passage (a false reject: the labeller says
+    that passage is the source); a fabricated one has no anchor."""
+    anchor = None
+    if label == "faithful":
+        document = verdict.document
+        if document is None:
+            raise QuoteInputError(f"quote {quote_id!r}: the verdict has no document to anchor it in")
+        if verdict.start is not None and verdict.end is not None:
+            start, end = verdict.start, verdict.end
+        elif verdict.near_miss is not None:
+            start, end = verdict.near_miss.start, verdict.near_miss.end
+        else:
+            raise QuoteInputError(f"quote {quote_id!r}: no passage was found to anchor a faithful quote on")
+        anchor = Anchor(page=document.page_at(start), start=start, end=end, text=document.text[start:end])
+    cited = verdict.cited_chunk
+    return Quote(id=quote_id, text=verdict.quote, label=label, tags=tuple(tags), cited_chunk=cited, anchor=anchor,
+                 note=note)

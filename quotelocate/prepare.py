@@ -1,0 +1,67 @@
+"""Preparing a document for matching: the rules applied once to the whole text.
+
+:func:`prepare` takes a :class:`~quotelocate.document.Document` and :class:`~quotelocate.normalize.Rules`
+and returns the normalized text with its offset map back to ``document.text``. The
+:class:`~quotelocate.locate.Locator` calls it and then only matches.
+
+With ``layout`` on, a PDF is first read in reading order (:mod:`quotelocate.layout`).
+That order depends on nothing but the document, so it is computed once per document
+and kept here, keyed weakly by the document: it goes when the document goes.
+
+>>> from quotelocate.document import Document
+>>> from quotelocate.normalize import preset
+>>> prepared = prepare(Document.from_text("all you\\n\\u2018need\\u2019"), preset("recommended"))
+>>> prepared.text, prepared.span(8, 14)
+("all you 'need'", (8, 14))
+"""
+
+from __future__ import annotations
+
+import weakref
+from array import array
+
+from .document import Document
+from .furniture import margin_stamps
+from .normalize import Context, Normalized, Rules, normalize
+
+_READING_ORDER: weakref.WeakKeyDictionary[Document, Normalized] = weakref.WeakKeyDictionary()
+
+
+def reading_order(document: Document) -> Normalized:
+    """:func:`quotelocate.layout.reading_order`, computed once per document; each call
+    returns a fresh copy that the caller may normalize further."""
+    cached = _READING_ORDER.get(document)
+    if cached is None:
+        from .layout import (
+            reading_order as compute,  # geometry only matters with layout on
+        )
+
+        cached = _READING_ORDER[document] = compute(document)
+    return Normalized(
+        text=cached.text,
+        starts=list(cached.starts),
+        ends=list(cached.ends),
+        flags=array("H", cached.flags),
+        gaps=array("H", cached.gaps),
+    )
+
+
+def forget(document: Document) -> None:
+    """Drop the reading order kept for ``document`` (benchmarks time a cold build)."""
+    _READING_ORDER.pop(document, None)
+
+
+def prepare(document: Document, rules: Rules) -> Normalized:
+    """``document.text`` normalized under ``rules``, with its offset map."""
+    base = None
+    furniture_spans: tuple[tuple[int, int], ...] = ()
+    if rules.layout and document.kind == "pdf":
+        base = reading_order(document)
+    elif rules.furniture and document.kind == "pdf":
+        furniture_spans = margin_stamps(document)
+    ctx = Context(
+        page_starts=() if base is not None else document.page_starts,
+        furniture_spans=furniture_spans,
+        marker_spans=document.markers if rules.markers else (),
+    )
+    return normalize(document.text if base is None else base.text, rules, context=ctx, base=base)

@@ -1,0 +1,46 @@
+"""A rejected quote that is text layout set aside as page furniture (a running header,
+a margin stamp) is reported as ``page-furniture`` with its page, not as having no similar
+passage; body text and invented text are unaffected. Checked on two papers whose
+furniture is of different kinds (a vertical arXiv stamp; a journal's running header)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quotelocate import Document, Locator, preset
+from quotelocate.data.papers import papers_search_path
+
+PAPERS = {"v7": "1706.03762v7.pdf", "jcap": "jcap2008_apparent_accelerations.pdf"}
+
+
+def paper(name: str) -> Document:
+    for folder in papers_search_path(None):
+        for path in (folder / PAPERS[name], folder / "corpus" / PAPERS[name]):
+            if path.is_file():
+                return Document.open(path)
+    pytest.fail(f"{PAPERS[name]} is not on the papers search path (QUOTELOCATE_PAPERS)")
+
+
+@pytest.fixture(scope="module")
+def docs():
+    return {name: paper(name) for name in PAPERS}
+
+
+@pytest.mark.parametrize("name, quote, page", [
+    ("v7", "arXiv:1706.03762v7 [cs.CL] 2 Aug 2023", 1),
+    ("jcap", "Journal of Cosmology and Astroparticle Physics 10 (2008) 003", 2),
+])
+def test_furniture_is_reported_with_its_page(docs, name, quote, page):
+    verdict = Locator(docs[name], preset("recommended")).locate(quote)
+    assert not verdict.accepted
+    assert verdict.cause == "page-furniture", (verdict.cause, verdict.reason)
+    assert f"page {page}" in verdict.reason and "no similar passage" not in verdict.reason
+
+
+def test_under_exact_the_same_text_is_accepted_and_invented_text_is_not_furniture(docs):
+    v7 = docs["v7"]
+    assert Locator(v7, preset("exact")).locate("arXiv:1706.03762v7  [cs.CL]  2 Aug 2023").accepted  # as extracted
+    invented = Locator(v7, preset("recommended")).locate("arXiv:1706.03762v9 [cs.CL] 2 Aug 2023")
+    assert not invented.accepted and invented.cause != "page-furniture"

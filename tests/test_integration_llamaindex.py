@@ -1,0 +1,146 @@
+"""QuoteEvaluator with real llama-index-core objects: TextNode, NodeWithScore, Response and
+the SentenceSplitter a pipeline chunks with (its tokenizer ships with the package; no model
+is called and nothing is downloaded)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pymupdf
+import pytest
+from llama_index.core import Document as LlamaDocument
+from llama_index.core.base.response.schema import Response
+from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
+from llama_index.core.node_parser import SentenceSplitter
+from llama_index.core.schema import NodeWithScore, TextNode
+
+from conftest import document, paper_path
+from quotelocate.errors import ConfigError
+from quotelocate.integrations.llamaindex import QuoteEvaluator
+
+CROSSING = (
+    "self-attention layers are faster than recurrent layers when the sequence "
+    "length n is smaller than the representation dimensionality d"
+)  # crosses from page 6 to page 7 over the page number
+ABSTRACT = "Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task"
+ABSTRACT_LINE = "Our model achieves 28.4 BLEU on the WMT 2014"  # the line break comes after "English-"
+
+
+@pytest.fixture(scope="module")
+def v7():
+    return document("1706.03762v7.pdf")
+
+
+@pytest.fixture(scope="module")
+def evaluator(v7):
+    return QuoteEvaluator(v7)
+
+
+def _node_around(doc, needle: str, *, before: int = 300, after: int = 300, offsets: bool = True) -> NodeWithScore:
+    at = doc.text.find(needle)
+    assert at >= 0, needle
+    s, e = max(0, at - before), at + len(needle) + after
+    node = TextNode(text=doc.text[s:e], start_char_idx=s if offsets else None, end_char_idx=e if offsets else None)
+    return NodeWithScore(node=node, score=0.8)
+
+
+def test_is_a_llamaindex_evaluator(evaluator):
+    assert isinstance(evaluator, BaseEvaluator) and evaluator.get_prompts() == {}
+
+
+def test_quote_inside_the_source_nodes_passes_across_a_page_break(v7, evaluator):
+    nodes = [_node_around(v7, "self-attention layers are faster"), _node_around(v7, "Scaled Dot-Product Attention")]
+    response = Response(response=f'The authors note that "{CROSSING}".', source_nodes=nodes)
+    result = evaluator.evaluate_response(query="When is self-attention faster?", response=response)
+    assert isinstance(result, EvaluationResult)
+    assert result.passing is True and result.score == 1.0, result.feedback
+    assert "1 of 1 quote(s) in" in result.feedback and len(result.contexts) == 2
+    check = evaluator.check(response.response, nodes)
+    assert [p.how for p in check.placements] == ["offsets", "offsets"]
+    assert check.verdicts[0].pages == (6, 7) and "layout" in check.verdicts[0].rules
+
+
+def test_a_real_sentence_the_model_was_not_shown_is_rejected(v7, evaluator):
+    nodes = [_node_around(v7, "self-attention layers are faster")]
+    response = Response(response=f'It says "{ABSTRACT}" and "{CROSSING}".', source_nodes=nodes)
+    result = evaluator.evaluate_response(response=response)
+    assert result.passing is False and result.score == 0.5
+    assert "outside the cited material" in result.feedback and "(cause: outside-material)" in result.feedback
+    assert "page 1" in result.feedback
+    # with no nodes at all the same quotes are checked against the whole paper
+    whole = evaluator.evaluate_response(response=Response(response=response.response, source_nodes=[]))
+    assert whole.passing is False  # an empty retrieval showed the model nothing
+    direct = asyncio.run(evaluator.aevaluate(response=response.response, contexts=None))
+    assert direct.passing is True and "checked against the whole paper" in direct.feedback
+
+
+def test_an_invented_number_fails_with_cause_and_diff(v7, evaluator):
+    nodes = [_node_around(v7, ABSTRACT_LINE)]
+    invented = ABSTRACT.replace("28.4", "28.3")
+    result = evaluator.evaluate_response(response=Response(response=f'"{invented}"', source_nodes=nodes))
+    assert result.passing is False and result.score == 0.0
+    assert "(cause: number-changed)" in result.feedback and "28.[-4-]{+3+}" in result.feedback
+
+
+def test_a_quote_running_past_the_node_is_rejected(v7, evaluator):
+    # the model saw the text up to the end of the node; a quote that runs on is not in its material
+    at = v7.text.find(ABSTRACT_LINE)
+    node = TextNode(text=v7.text[at - 200 : at + 40], start_char_idx=at - 200, end_char_idx=at + 40)
+    result = evaluator.evaluate_response(response=Response(response=f'"{ABSTRACT}"', source_nodes=[NodeWithScore(node=node)]))
+    assert result.passing is False and "(cause: outside-material)" in result.feedback
+
+
+def test_contexts_without_offsets_are_placed_by_their_text(v7, evaluator):
+    node = _node_around(v7, ABSTRACT_LINE, offsets=False)
+    result = evaluator.evaluate(response=f'"{ABSTRACT}"', contexts=[node.node.get_content()])
+    assert result.passing is True, result.feedback
+    assert evaluator.check(f'"{ABSTRACT}"', [node]).placements[0].how == "text"
+
+
+def test_a_node_from_elsewhere_verifies_nothing(v7, evaluator):
+    stranger = NodeWithScore(node=TextNode(text="This node comes from some other paper about gardening and tides entirely."))
+    result = evaluator.evaluate_response(response=Response(response=f'"{ABSTRACT}"', source_nodes=[stranger]))
+    assert result.passing is False
+    assert "source node(s) 0 could not be placed" in result.feedback
+
+
+def test_pipeline_nodes_from_per_page_text_and_sentence_splitter(v7, evaluator):
+    """The usual pipeline: pymupdf's text page by page, SentenceSplitter 512/64, page labels."""
+    with pymupdf.open(paper_path("1706.03762v7.pdf")) as pdf:
+        pages = [LlamaDocument(text=p.get_text(), metadata={"page_label": str(i + 1)}) for i, p in enumerate(pdf)]
+    nodes = SentenceSplitter(chunk_size=512, chunk_overlap=64).get_nodes_from_documents(pages)
+    placements = [evaluator.place(i, n) for i, n in enumerate(nodes)]
+    hows = {p.how for p in placements}
+    assert hows <= {"offsets", "page-offsets", "text", "anchors", "unplaced"} and "page-offsets" in hows
+    placed = [p for p in placements if p.start is not None]
+    assert len(placed) >= 0.9 * len(nodes), [(p.index, p.how) for p in placements]
+    for p in placed:  # a placement covers a real stretch of the node's page(s)
+        assert p.end - p.start >= 0.5 * len(nodes[p.index].get_content()) or p.how == "anchors"
+    # the node holding the abstract sentence verifies a quote of it, and a neighbour does not
+    holder = next(i for i, n in enumerate(nodes) if "28.4 BLEU" in n.get_content())
+    ok = evaluator.evaluate_response(response=Response(response=f'"{ABSTRACT}"', source_nodes=[NodeWithScore(node=nodes[holder])]))
+    assert ok.passing is True, ok.feedback
+    far = next(i for i, n in enumerate(nodes) if n.metadata["page_label"] == "9")
+    no = evaluator.evaluate_response(response=Response(response=f'"{ABSTRACT}"', source_nodes=[NodeWithScore(node=nodes[far])]))
+    assert no.passing is False and "outside-material" in no.feedback
+
+
+def test_min_quotes_and_bad_arguments(v7, evaluator):
+    nodes = [_node_around(v7, ABSTRACT_LINE)]
+    none = evaluator.evaluate_response(response=Response(response="No quotes here.", source_nodes=nodes))
+    assert none.passing is False and "0 quoted passage(s) in the response; at least 1 expected" in none.feedback
+    lenient = QuoteEvaluator(evaluator.locator, min_quotes=0)
+    assert lenient.evaluate_response(response=Response(response="No quotes here.", source_nodes=nodes)).passing is True
+    with pytest.raises(ConfigError, match="min_quotes"):
+        QuoteEvaluator(v7, min_quotes=-1)
+    with pytest.raises(ConfigError, match="response"):
+        evaluator.evaluate_response(response=None)
+    with pytest.raises(ConfigError, match="other rules"):
+        QuoteEvaluator(evaluator.locator, rules="exact")
+
+
+def test_a_path_or_paper_name_opens_the_document():
+    ev = QuoteEvaluator("1706.03762v7.pdf", rules="exact")
+    assert ev.locator.document.name.endswith("1706.03762v7.pdf")
+    assert asyncio.run(ev.aevaluate(response=f'"{ABSTRACT_LINE}"')).passing is True
+    assert asyncio.run(ev.aevaluate(response=f'"{ABSTRACT}"')).passing is False  # a line break "exact" does not fold
