@@ -43,9 +43,12 @@ import unicodedata
 from array import array
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import pymupdf
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .extraction_cache import ExtractionCache
 
 from .errors import (
     DocumentError,
@@ -156,14 +159,17 @@ class Document:
         max_pages: int | None = None,
         limits: Limits = DEFAULT_LIMITS,
         isolate: bool = True,
+        cache: "ExtractionCache | None" = None,
     ) -> "Document":
         """Load a PDF, Markdown (``.md``) or plain-text file.
 
         PDF is recognised by its ``%PDF-`` header, whatever the file is called, and is
         extracted under ``limits`` in a worker process (``isolate=False``: in this
         process, without the time and memory limits). ``max_pages`` overrides
-        ``limits.max_pages``. Raises :class:`DocumentError` (or a subclass) naming the
-        file on any problem.
+        ``limits.max_pages``. ``cache``: an
+        :class:`~quotelocate.extraction_cache.ExtractionCache` that keeps the extracted
+        pages (and later the layout reading order) of an unencrypted PDF by its sha256.
+        Raises :class:`DocumentError` (or a subclass) naming the file on any problem.
         """
         if max_pages is not None:
             limits = replace(limits, max_pages=max_pages)
@@ -186,6 +192,7 @@ class Document:
                 allow_textless_pages=allow_textless_pages,
                 limits=limits,
                 isolate=isolate,
+                cache=cache,
             )
         if p.suffix.lower() == ".pdf":
             raise DocumentError(f"{p}: not a PDF (no %PDF- header; starts with {data[:8]!r})")
@@ -232,6 +239,7 @@ class Document:
         max_pages: int | None = None,
         limits: Limits = DEFAULT_LIMITS,
         isolate: bool = True,
+        cache: "ExtractionCache | None" = None,
     ) -> "Document":
         """Extract a PDF given as bytes (see :meth:`open`)."""
         if max_pages is not None:
@@ -240,20 +248,37 @@ class Document:
             raise DocumentError(f"{name}: not a PDF (no %PDF- header)")
         if len(data) > limits.max_file_bytes:
             raise ExtractionLimitError(f"{name}: {len(data)} bytes exceeds the file size limit of {limits.max_file_bytes}")
+        key = pages_cache_key(data) if cache is not None and password is None else None
+        if key is not None:
+            hit = cache.get(key)
+            if isinstance(hit, dict) and isinstance(hit.get("pages"), list) and len(hit["pages"]) <= limits.max_pages:
+                warnings = [str(w).replace(_NAME_MARK, name) for w in hit.get("warnings") or []]
+                try:
+                    doc = _assemble(name, data, hit["pages"], warnings, allow_textless_pages, password)
+                except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+                    cache.dropped += 1  # intact JSON that is not a page list: extract again
+                else:
+                    object.__setattr__(doc, "_extraction_cache", cache)
+                    return doc
         if not isolate:
-            return _load_pdf(data, name, password, allow_textless_pages, limits, isolated=False)
-        if not hasattr(os, "fork"):  # Windows: no fork, so no killable child; say so
-            doc = _load_pdf(data, name, password, allow_textless_pages, limits, isolated=False)
-            note = f"{name}: extracted in-process (no os.fork here): the time and memory limits were not enforced"
-            return replace(doc, warnings=(*doc.warnings, note))
-        request = {
-            "name": name,
-            "password": password,
-            "allow_textless_pages": allow_textless_pages,
-            "limits": [limits.seconds, limits.memory_mb, limits.max_pages, limits.max_file_bytes],
-        }
-        reply = _WORKER.run(request, data, name, limits)
-        return _assemble(name, data, reply["pages"], reply["warnings"], allow_textless_pages, password)
+            records, warnings = _extract_here(data, name, password, limits, isolated=False)
+        elif not hasattr(os, "fork"):  # Windows: no fork, so no killable child; say so
+            records, warnings = _extract_here(data, name, password, limits, isolated=False)
+            warnings.append(f"{name}: extracted in-process (no os.fork here): the time and memory limits were not enforced")
+        else:
+            request = {
+                "name": name,
+                "password": password,
+                "allow_textless_pages": allow_textless_pages,
+                "limits": [limits.seconds, limits.memory_mb, limits.max_pages, limits.max_file_bytes],
+            }
+            reply = _WORKER.run(request, data, name, limits)
+            records, warnings = reply["pages"], list(reply["warnings"])
+        doc = _assemble(name, data, records, warnings, allow_textless_pages, password)
+        if key is not None:
+            cache.put(key, {"pages": records, "warnings": [w.replace(name, _NAME_MARK) for w in warnings]})
+            object.__setattr__(doc, "_extraction_cache", cache)
+        return doc
 
     # -- queries --------------------------------------------------------------------
     @property
@@ -401,14 +426,13 @@ def _open_checked(data: bytes, name: str, password: str | None, limits: Limits):
     return pdf, warnings
 
 
-def _load_pdf(data: bytes, name: str, password: str | None, allow_textless: bool, limits: Limits, *,
-              isolated: bool) -> Document:
-    """Open, authenticate, check and extract a PDF in this process."""
+def _extract_here(data: bytes, name: str, password: str | None, limits: Limits, *, isolated: bool) -> tuple[list, list[str]]:
+    """Open, authenticate, check and extract a PDF in this process: (page records, warnings)."""
     pdf, warnings = _open_checked(data, name, password, limits)
     with pdf:
         memory = f"the memory limit of {limits.memory_mb} MB" if isolated else "the memory available"
         records = _extract_pages(pdf, name, range(pdf.page_count), memory)
-    return _assemble(name, data, records, warnings, allow_textless, password)
+    return records, list(warnings)
 
 
 def _is_white(color: int) -> bool:
@@ -664,6 +688,21 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         _pdf=data,
         _password=password,
     )
+
+
+_NAME_MARK = "\x00name\x00"
+"""Stands for the file name in cached warnings (the same bytes may be opened under another name)."""
+
+
+def pages_cache_key(data: bytes) -> dict:
+    """What extracted pages depend on: the bytes, the extractor, its version and flags."""
+    return {
+        "kind": "pages",
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "extractor": "pymupdf",
+        "extractor_version": pymupdf.VersionBind,
+        "flags": EXTRACT_FLAGS,
+    }
 
 
 def _reopen(document: Document, path: str | None = None):

@@ -16,6 +16,7 @@ configuration, and all of them derive from one base class::
     ├── RunStoreError            the SQLite run store is unusable
     │   └── RunStoreBusyError
     ├── FetchError               a paper could not be downloaded or failed its pin
+    ├── CacheError               the extraction cache folder cannot be used
     └── IntegrationError         an outside tool an integration hands results to failed
 
 Every message names the file, the line, the page or the field it is about, so the
@@ -75,6 +76,10 @@ class RunStoreBusyError(RunStoreError):
 
 class FetchError(QuotelocateError):
     """A paper download failed or the downloaded file does not match its pin."""
+
+
+class CacheError(QuotelocateError):
+    """The extraction cache folder cannot be used (a file where the folder should be)."""
 
 
 class IntegrationError(QuotelocateError):

@@ -61,6 +61,9 @@ from .furniture import (
 )
 from .normalize import BARRIER, LAYOUT, Normalized, identity
 
+LAYOUT_VERSION = 2
+"""Bumped whenever the reading order this module builds changes; part of its cache key."""
+
 BODY = "body"
 FOOTNOTE = "footnote"
 CAPTION = "caption"
@@ -957,9 +960,49 @@ def reading_order(document: Document) -> Normalized:
     float as its own flow. Flows are separated by ``"\\n\\x00\\n"``; furniture is left
     out. Documents without line geometry (plain text, Markdown) come back unchanged.
 
-    Each call computes it anew; :func:`quotelocate.prepare.prepare` keeps one per document.
+    Each call computes it anew, unless the document was opened with an extraction cache
+    that holds it (it is stored there once computed); :func:`quotelocate.prepare.prepare`
+    keeps one per document.
     """
-    return _reading_order(document)
+    disk = document.__dict__.get("_extraction_cache")
+    if disk is None:
+        return _reading_order(document)
+    key = {
+        "kind": "reading-order",
+        "sha256": document.sha256,
+        "text_sha256": document.text_sha256,
+        "extractor": document.extractor.get("name"),
+        "extractor_version": document.extractor.get("version"),
+        "flags": document.extractor.get("flags"),
+        "layout_version": LAYOUT_VERSION,
+    }
+    cached = _from_json(disk.get(key), len(document.text))
+    if cached is None:
+        cached = _reading_order(document)
+        disk.put(key, _to_json(cached))
+    return cached
+
+
+def _to_json(n: Normalized) -> dict:
+    return {"text": n.text, "starts": n.starts, "ends": n.ends, "flags": list(n.flags), "gaps": list(n.gaps)}
+
+
+def _from_json(payload: object, text_length: int) -> Normalized | None:
+    """A stored reading order, or None when it is not one of this text (then it is rebuilt)."""
+    if not isinstance(payload, dict):
+        return None
+    try:
+        text, starts, ends = payload["text"], payload["starts"], payload["ends"]
+        flags, gaps = array("H", payload["flags"]), array("H", payload["gaps"])
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return None
+    n = len(text) if isinstance(text, str) else -1
+    if not (isinstance(starts, list) and isinstance(ends, list) and len(starts) == len(ends) == len(flags) == n
+            and len(gaps) == n + 1):
+        return None
+    if not all(isinstance(a, int) and isinstance(b, int) and 0 <= a <= b <= text_length for a, b in zip(starts, ends)):
+        return None
+    return Normalized(text=text, starts=starts, ends=ends, flags=flags, gaps=gaps)
 
 
 def _reading_order(document: Document) -> Normalized:

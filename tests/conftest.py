@@ -4,6 +4,7 @@ locators over them, built once per session."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from quotelocate.data.papers import find_paper
 
 REPO = Path(__file__).resolve().parent.parent
 os.environ.setdefault("QUOTELOCATE_PAPERS", str(REPO.parent / "shared" / "papers"))
+# commands that keep an extraction cache keep it in a folder of this test run, not the user's
+os.environ.setdefault("QUOTELOCATE_CACHE", tempfile.mkdtemp(prefix="quotelocate-test-cache-"))
 
 
 def paper_path(name: str) -> Path:

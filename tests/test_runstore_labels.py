@@ -102,12 +102,12 @@ def test_a_schema_1_store_is_migrated_without_touching_its_runs(tmp_path, ev):
     # the first write migrates: new tables and column, the old run's rows as they were
     second = store.save(ev, name="new")
     with sqlite3.connect(path) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
         assert {"run_info", "review_times"} <= {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
         old_runs = con.execute("SELECT * FROM runs WHERE id = 1").fetchall()
         old_verdicts = con.execute("SELECT * FROM verdicts WHERE run_id = 1").fetchall()
     assert old_runs == before[0]
-    assert old_verdicts == [(*row, "") for row in before[1]]  # the added column reads as its default
+    assert old_verdicts == [(*row, "", "") for row in before[1]]  # the added columns (diff, paper) read as their default
     store.label(1, name="from the old store")
     assert list(store.list_runs().title) == ["from the old store", "new"]
     assert store.load(second).verdicts["diff"].tolist() == ev.verdicts["diff"].tolist()

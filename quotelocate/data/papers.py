@@ -16,10 +16,13 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..document import Document
 from ..errors import DatasetError, DocumentError, PaperNotFoundError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..extraction_cache import ExtractionCache
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 DATASETS_DIR = REPO_ROOT / "datasets"
@@ -96,13 +99,15 @@ class TextPin:
 @dataclass(frozen=True)
 class Paper:
     """The pinned paper: bare ``file`` name, ``sha256`` of its bytes, download ``url``,
-    free-text ``version`` and the text fingerprint (None when the set has none)."""
+    free-text ``version``, the text fingerprint (None when the set has none) and ``id``,
+    the name quotes use for it in a set that spans several papers ("" in a one-paper set)."""
 
     file: str = ""
     sha256: str = ""
     url: str = ""
     version: str = ""
     text: TextPin | None = None
+    id: str = ""
 
 
 def _format_search_path(folders: Sequence[Path]) -> str:
@@ -153,11 +158,11 @@ def check_pin(paper: Paper, doc: Document, where: str) -> PinCheck:
 
 
 def resolve(paper: Paper, folders: Sequence[Path], *, set_name: str, source: str,
-            confined: Path | None = None) -> Resolved:
+            confined: Path | None = None, cache: "ExtractionCache | None" = None) -> Resolved:
     """The file on ``folders`` that satisfies ``paper``'s pin. ``confined``: a folder
     (the set's own) whose paper must really live inside it: a symlink there that leads
     out of it is refused, since a set could otherwise point the checker at any file the
-    server can read."""
+    server can read. ``cache``: the extraction cache to open the paper through."""
     candidates: list[Path] = []
     for folder in folders:
         p = folder / paper.file
@@ -181,11 +186,11 @@ def resolve(paper: Paper, folders: Sequence[Path], *, set_name: str, source: str
     # bytes that match the pin win wherever they are on the path
     for p in candidates:
         if sha256_file(p) == paper.sha256.lower():
-            doc = open_paper(p, source)
+            doc = open_paper(p, source, cache=cache)
             return Resolved(p, doc, check_pin(paper, doc, str(p)).warnings)
     refusals = []
     for p in candidates:
-        doc = open_paper(p, source)
+        doc = open_paper(p, source, cache=cache)
         pin = check_pin(paper, doc, str(p))
         if pin.ok:
             return Resolved(p, doc, pin.warnings)
@@ -217,8 +222,8 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def open_paper(path: Path, source: str) -> Document:
+def open_paper(path: Path, source: str, *, cache: "ExtractionCache | None" = None) -> Document:
     try:
-        return Document.open(path)
+        return Document.open(path, cache=cache)
     except DocumentError as exc:
         raise DatasetError(f"{source}: paper: {exc}") from None

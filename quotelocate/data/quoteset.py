@@ -1,7 +1,12 @@
-"""Quote sets: labelled quotes pinned to one version of one paper (``datasets/*.yaml``).
+"""Quote sets: labelled quotes pinned to one version of a paper (``datasets/*.yaml``).
+
+A format 1 set pins one paper (``paper:``). A format 2 set spans several: it lists
+``papers:``, each with an ``id`` and its own pin, and every quote names its ``paper``.
+A loaded format 2 set keeps one single-paper :class:`QuoteSet` per paper
+(:attr:`QuoteSet.paper_sets`), so everything that works on one paper works on each.
 
 :func:`load_quote_set` reads a set (a bundled name such as ``attention-v7`` or a path),
-validates it strictly against the format in ``datasets/README.md``, finds the pinned
+validates it strictly against the format in ``datasets/README.md``, finds each pinned
 paper on the papers search path, checks the pin, opens the paper once and verifies
 every anchor. It either returns a complete :class:`QuoteSet` or raises
 :class:`~quotelocate.errors.DatasetError`; nothing is ever half-loaded. Every error
@@ -40,7 +45,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 import yaml
 
@@ -62,7 +67,14 @@ from .yaml_reader import (
     SURROGATE, Validator, join_surrogate_pairs, kind, line_of, read_yaml, walk_strings,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..extraction_cache import ExtractionCache
+
 FORMAT_VERSION = 1
+"""The one-paper format (``paper:``)."""
+MULTI_FORMAT_VERSION = 2
+"""The several-papers format (``papers:``, and a ``paper`` id on every quote)."""
+FORMATS = (FORMAT_VERSION, MULTI_FORMAT_VERSION)
 
 BUNDLED_SETS: dict[str, str] = {
     "synthetic": "synthetic/synthetic.yaml",
@@ -99,10 +111,13 @@ _ID = re.compile(r"[A-Za-z0-9._-]+\Z")
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}\Z")
 
 _TOP_KEYS = {"format", "name", "description", "paper", "chunking", "quotes"}
+_TOP_KEYS_MULTI = {"format", "name", "description", "papers", "chunking", "quotes"}
 _PAPER_KEYS = {"file", "sha256", "url", "version", "text"}
+_PAPER_KEYS_MULTI = _PAPER_KEYS | {"id", "chunking"}
 _TEXT_KEYS = {"extractor", "extractor_version", "flags", "sha256"}
 _CHUNKING_KEYS = {"size", "overlap", "group_size", "file"}
 _QUOTE_KEYS = {"id", "text", "label", "tags", "cited_chunk", "anchor", "allow", "note"}
+_QUOTE_KEYS_MULTI = _QUOTE_KEYS | {"paper"}
 _ANCHOR_KEYS = {"page", "start", "end", "text"}
 _ALLOW_KEYS = {"spans", "readings"}
 _SPAN_KEYS = {"start", "end", "kind"}
@@ -162,7 +177,8 @@ class Quote:
     model cited (None: document scope); anchor: ground truth of a faithful quote
     (None for fabricated ones); allow: what an independent check of the label may
     allow (faithful quotes only; None when nothing beyond the basic readings); note: why
-    it is labelled so.
+    it is labelled so; paper: the id of the paper it quotes, in a set that spans several
+    papers ("" in a one-paper set).
     """
 
     id: str = ""
@@ -172,6 +188,7 @@ class Quote:
     cited_chunk: int | None = None
     anchor: Anchor | None = None
     note: str = ""
+    paper: str = ""
     allow: Allowance | None = None
 
     @property
@@ -192,7 +209,10 @@ class QuoteSet:
     (of a canonical JSON form for in-memory sets); chunking: how the cited chunks were
     cut; chunk_file: explicit chunks, when the set names a file; paper_path: the file
     the paper was read from; warnings: accepted deviations (a re-saved PDF with the
-    same text, another extractor version).
+    same text, another extractor version); paper_sets: in a set that spans several
+    papers, one single-paper set per paper in the order the file lists them (then
+    ``paper`` is empty and :meth:`document` needs :meth:`for_paper` first); empty in a
+    one-paper set.
 
     Build with :func:`load_quote_set` or :meth:`from_quotes`.
     """
@@ -207,6 +227,7 @@ class QuoteSet:
     chunk_file: Path | None = None
     paper_path: Path | None = None
     warnings: tuple[str, ...] = ()
+    paper_sets: tuple["QuoteSet", ...] = ()
     _document: Document | None = field(default=None, repr=False)
     _chunks: tuple[Chunk, ...] = field(default=(), repr=False)
 
@@ -266,9 +287,53 @@ class QuoteSet:
             _chunks=all_chunks,
         )
 
+    # -- papers ------------------------------------------------------------------------
+    @property
+    def multi_paper(self) -> bool:
+        """True for a set that lists its papers (format 2), however many it holds."""
+        return bool(self.paper_sets)
+
+    @property
+    def paper_id(self) -> str:
+        """The paper's id; in a one-paper set, the paper's file name without extension."""
+        if self.paper_sets:
+            return ""
+        return self.paper.id or Path(self.paper.file).stem or self.name
+
+    @property
+    def paper_ids(self) -> tuple[str, ...]:
+        """The ids of the papers the set quotes, in file order."""
+        return tuple(p.paper_id for p in self.paper_sets) if self.paper_sets else (self.paper_id,)
+
+    @property
+    def parts(self) -> tuple["QuoteSet", ...]:
+        """One single-paper set per paper (this set itself when it has one paper)."""
+        return self.paper_sets if self.paper_sets else (self,)
+
+    def for_paper(self, paper_id: str) -> "QuoteSet":
+        """The single-paper set of ``paper_id``; :class:`DatasetError` names the known ids."""
+        for part in self.parts:
+            if part.paper_id == paper_id:
+                return part
+        raise DatasetError(
+            f"{self.path or self.name}: no paper {paper_id!r} in this set (papers: {', '.join(self.paper_ids)})"
+        )
+
+    def _single(self, what: str) -> "QuoteSet":
+        if not self.paper_sets:
+            return self
+        if len(self.paper_sets) == 1:
+            return self.paper_sets[0]
+        raise DatasetError(
+            f"{self.path or self.name}: the set spans {len(self.paper_sets)} papers ({', '.join(self.paper_ids)}); "
+            f"{what} belongs to one of them: pick it with for_paper(ID) (on the command line, --paper ID)"
+        )
+
     # -- queries -----------------------------------------------------------------------
     def document(self) -> Document:
         """The paper, opened once at load time."""
+        if self.paper_sets:
+            return self._single("the document").document()
         if self._document is None:
             raise DatasetError(f"{self.path or self.name}: quote set has no document; load it with load_quote_set")
         return self._document
@@ -276,11 +341,15 @@ class QuoteSet:
     @property
     def chunks(self) -> tuple[Chunk, ...]:
         """The retrieval chunks cited quotes refer to (explicit or cut by :attr:`chunking`)."""
+        if self.paper_sets:
+            return self._single("a chunk list").chunks
         return self._chunks
 
     @property
     def explicit_chunks(self) -> tuple[Chunk, ...] | None:
         """The chunks read from the set's chunk file, or None when they are cut by size."""
+        if self.paper_sets:
+            return self._single("a chunk list").explicit_chunks
         return self._chunks if self.chunk_file is not None else None
 
     @property
@@ -375,8 +444,20 @@ def resolve_set_path(path_or_name: str | os.PathLike) -> Path:
 
 
 @dataclass(frozen=True)
+class _PaperSpec:
+    """One paper of a validated set: its pin, how its cited chunks were cut, and where
+    its entry is (``papers[index]``; index None for the ``paper:`` of a format 1 set)."""
+
+    paper: Paper
+    chunking: Chunking
+    chunk_file: Path | None
+    index: int | None = None
+
+
+@dataclass(frozen=True)
 class _Spec:
-    """A validated set before its paper is opened."""
+    """A validated set before its papers are opened (``paper``, ``chunking`` and
+    ``chunk_file`` are the first paper's)."""
 
     source: str
     path: Path
@@ -388,6 +469,8 @@ class _Spec:
     chunk_file: Path | None
     quotes: tuple[Quote, ...]
     lines: Mapping[tuple, int]
+    papers: tuple[_PaperSpec, ...] = ()
+    multi: bool = False
 
 
 def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
@@ -428,19 +511,43 @@ def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
             shown = spath[:-1] if spath and spath[-1] == "__key__" else spath
             qid = _quote_id_at(raw, shown)
             raise v.fail(shown, f"contains a lone surrogate U+{ord(m.group()):04X} at index {m.start()}", quote_id=qid)
-    top = v.mapping(raw, (), _TOP_KEYS, required=("format", "name", "paper", "quotes"))
-    fmt = top["format"]
+    if not isinstance(raw, dict):
+        raise v.fail((), f"expected a mapping, got {kind(raw)}")
+    fmt = raw.get("format")
+    if "format" not in raw:
+        raise v.fail(("format",), "missing required field")
     if isinstance(fmt, bool) or not isinstance(fmt, int):
-        raise v.fail(("format",), f"expected the integer {FORMAT_VERSION}, got {kind(fmt)}")
-    if fmt != FORMAT_VERSION:
-        raise v.fail(("format",), f"unsupported format {fmt}; this version of quotelocate reads format {FORMAT_VERSION}")
+        raise v.fail(("format",), f"expected the integer {FORMAT_VERSION} or {MULTI_FORMAT_VERSION}, got {kind(fmt)}")
+    if fmt not in FORMATS:
+        raise v.fail(
+            ("format",),
+            f"unsupported format {fmt}; this version of quotelocate reads formats "
+            f"{FORMAT_VERSION} (one paper) and {MULTI_FORMAT_VERSION} (several papers)",
+        )
+    multi = fmt == MULTI_FORMAT_VERSION
+    if multi:
+        if "paper" in raw:
+            raise v.fail(("paper",), f"a format {MULTI_FORMAT_VERSION} set lists its papers under 'papers', not 'paper'")
+        top = v.mapping(raw, (), _TOP_KEYS_MULTI, required=("format", "name", "papers", "quotes"))
+    else:
+        if "papers" in raw:
+            raise v.fail(
+                ("papers",), f"a format {FORMAT_VERSION} set pins one 'paper'; a set that lists 'papers' is format {MULTI_FORMAT_VERSION}"
+            )
+        top = v.mapping(raw, (), _TOP_KEYS, required=("format", "name", "paper", "quotes"))
     name = v.string(top["name"], ("name",), pattern=_NAME, what="a set name ([a-z0-9-]+)")
     description = ""
     if top.get("description") is not None:
         description = v.string(top["description"], ("description",), allow_empty=True)
-    paper = _read_paper(v, top["paper"])
-    chunking, chunk_file = _read_chunking(v, top.get("chunking"), path)
-    quotes = _read_quotes(v, top["quotes"])
+    if multi:
+        papers_specs = _read_papers(v, top["papers"], top.get("chunking"), path)
+        paper, chunking, chunk_file = papers_specs[0].paper, papers_specs[0].chunking, papers_specs[0].chunk_file
+        quotes = _read_quotes(v, top["quotes"], paper_ids={p.paper.id: p.index for p in papers_specs})
+    else:
+        paper = _read_paper(v, top["paper"])
+        chunking, chunk_file = _read_chunking(v, top.get("chunking"), path)
+        papers_specs = (_PaperSpec(paper, chunking, chunk_file),)
+        quotes = _read_quotes(v, top["quotes"])
     return _Spec(
         source=source,
         path=path,
@@ -452,6 +559,8 @@ def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
         chunk_file=chunk_file,
         quotes=quotes,
         lines=lines,
+        papers=papers_specs,
+        multi=multi,
     )
 
 
@@ -469,56 +578,109 @@ def _quote_id_at(raw: Any, path: tuple) -> str | None:
     return None
 
 
-def _read_paper(v: Validator, value: Any) -> Paper:
-    p = v.mapping(value, ("paper",), _PAPER_KEYS, required=("file", "sha256"))
-    file = v.string(p["file"], ("paper", "file"))
+def _read_paper(
+    v: Validator, value: Any, *, at: tuple = ("paper",), keys: set[str] = _PAPER_KEYS, paper_id: str = ""
+) -> Paper:
+    pid = paper_id or None
+    p = v.mapping(value, at, keys, required=("file", "sha256"), quote_id=pid)
+    file = v.string(p["file"], at + ("file",), quote_id=pid)
     if Path(file).name != file or file in (".", "..") or "\\" in file:
-        raise v.fail(("paper", "file"), f"{file!r} must be a bare file name (no folders)")
-    sha = v.string(p["sha256"], ("paper", "sha256"), pattern=_HEX64, what="a sha256 (64 hex digits)").lower()
+        raise v.fail(at + ("file",), f"{file!r} must be a bare file name (no folders)", quote_id=pid)
+    sha = v.string(p["sha256"], at + ("sha256",), pattern=_HEX64, what="a sha256 (64 hex digits)", quote_id=pid).lower()
     url = ""
     if p.get("url") is not None:
-        url = v.string(p["url"], ("paper", "url"))
+        url = v.string(p["url"], at + ("url",), quote_id=pid)
         if urllib.parse.urlsplit(url).scheme not in ("http", "https", "file"):
-            raise v.fail(("paper", "url"), f"{url!r} is not an http(s) or file: URL")
-    version = v.string(p["version"], ("paper", "version")) if p.get("version") is not None else ""
+            raise v.fail(at + ("url",), f"{url!r} is not an http(s) or file: URL", quote_id=pid)
+    version = v.string(p["version"], at + ("version",), quote_id=pid) if p.get("version") is not None else ""
     text = None
     if p.get("text") is not None:
-        t = v.mapping(p["text"], ("paper", "text"), _TEXT_KEYS, required=tuple(sorted(_TEXT_KEYS)))
+        t = v.mapping(p["text"], at + ("text",), _TEXT_KEYS, required=tuple(sorted(_TEXT_KEYS)), quote_id=pid)
         text = TextPin(
-            extractor=v.string(t["extractor"], ("paper", "text", "extractor")),
-            extractor_version=v.string(t["extractor_version"], ("paper", "text", "extractor_version")),
-            flags=v.integer(t["flags"], ("paper", "text", "flags")),
+            extractor=v.string(t["extractor"], at + ("text", "extractor"), quote_id=pid),
+            extractor_version=v.string(t["extractor_version"], at + ("text", "extractor_version"), quote_id=pid),
+            flags=v.integer(t["flags"], at + ("text", "flags"), quote_id=pid),
             sha256=v.string(
-                t["sha256"], ("paper", "text", "sha256"), pattern=_HEX64, what="a sha256 (64 hex digits)"
+                t["sha256"], at + ("text", "sha256"), pattern=_HEX64, what="a sha256 (64 hex digits)", quote_id=pid
             ).lower(),
         )
-    return Paper(file=file, sha256=sha, url=url, version=version, text=text)
+    return Paper(file=file, sha256=sha, url=url, version=version, text=text, id=paper_id)
 
 
-def _read_chunking(v: Validator, value: Any, set_path: Path) -> tuple[Chunking, Path | None]:
+def _read_papers(v: Validator, value: Any, set_chunking: Any, set_path: Path) -> tuple[_PaperSpec, ...]:
+    """The ``papers`` list of a format 2 set; each paper's ``chunking`` overrides the set's, key by key."""
+    if not isinstance(value, list):
+        raise v.fail(("papers",), f"expected a list of papers, got {kind(value)}")
+    if not value:
+        raise v.fail(("papers",), "the list of papers is empty")
+    base: dict = {}
+    if set_chunking is not None:
+        base = dict(v.mapping(set_chunking, ("chunking",), _CHUNKING_KEYS, required=()))
+        if "file" in base:
+            raise v.fail(
+                ("chunking", "file"),
+                "a chunk file belongs to one paper: in a set of several papers give it as papers[i].chunking.file",
+            )
+        _read_chunking(v, set_chunking, set_path)  # the set-wide values are valid on their own
+    out: list[_PaperSpec] = []
+    seen: dict[str, int] = {}
+    files: dict[str, int] = {}
+    for i, item in enumerate(value):
+        at = ("papers", i)
+        hint = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None
+        p = v.mapping(item, at, _PAPER_KEYS_MULTI, required=("id", "file", "sha256"), quote_id=hint)
+        pid = v.string(p["id"], at + ("id",), pattern=_ID, what="an id ([A-Za-z0-9._-]+)", quote_id=hint)
+        if pid in seen:
+            first_line = v.lines.get(("papers", seen[pid], "id"), "?")
+            raise v.fail(at + ("id",), f"duplicate paper id (first used on line {first_line})", quote_id=pid)
+        seen[pid] = i
+        paper = _read_paper(v, {k: x for k, x in p.items() if k not in ("id", "chunking")}, at=at, keys=_PAPER_KEYS, paper_id=pid)
+        key = paper.sha256
+        if key in files:
+            raise v.fail(
+                at + ("sha256",), f"the same file is already listed as paper {out[files[key]].paper.id!r}", quote_id=pid
+            )
+        files[key] = i
+        merged = dict(base)
+        own = p.get("chunking")
+        if own is not None:
+            own = v.mapping(own, at + ("chunking",), _CHUNKING_KEYS, required=(), quote_id=pid)
+            if "file" in own:
+                merged.pop("size", None)
+                merged.pop("overlap", None)
+            merged.update(own)
+        chunking, chunk_file = _read_chunking(v, merged or None, set_path, at=at + ("chunking",) if own else ("chunking",), item_id=pid if own else None)
+        out.append(_PaperSpec(paper, chunking, chunk_file, index=i))
+    return tuple(out)
+
+
+def _read_chunking(
+    v: Validator, value: Any, set_path: Path, *, at: tuple = ("chunking",), item_id: str | None = None
+) -> tuple[Chunking, Path | None]:
     if value is None:
         return Chunking(), None
-    c = v.mapping(value, ("chunking",), _CHUNKING_KEYS, required=())
-    ints = {k: v.integer(c[k], ("chunking", k)) for k in ("size", "overlap", "group_size") if k in c}
+    c = v.mapping(value, at, _CHUNKING_KEYS, required=(), quote_id=item_id)
+    ints = {k: v.integer(c[k], at + (k,), quote_id=item_id) for k in ("size", "overlap", "group_size") if k in c}
     chunk_file = None
     if "file" in c:
         if "size" in ints or "overlap" in ints:
-            raise v.fail(("chunking", "file"), "give either explicit chunks (file) or size/overlap, not both")
-        rel = v.string(c["file"], ("chunking", "file"))
+            raise v.fail(at + ("file",), "give either explicit chunks (file) or size/overlap, not both", quote_id=item_id)
+        rel = v.string(c["file"], at + ("file",), quote_id=item_id)
         if os.path.isabs(rel) or rel.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", rel):
-            raise v.fail(("chunking", "file"), f"{rel!r} must be a path relative to the set's folder")
+            raise v.fail(at + ("file",), f"{rel!r} must be a path relative to the set's folder", quote_id=item_id)
         folder = set_path.parent.resolve()
         target = (folder / rel).resolve()
         if not target.is_relative_to(folder):
-            raise v.fail(("chunking", "file"), f"{rel!r} leaves the set's folder {folder}")
+            raise v.fail(at + ("file",), f"{rel!r} leaves the set's folder {folder}", quote_id=item_id)
         chunk_file = target
     try:
         return Chunking(**ints), chunk_file
     except ConfigError as exc:
-        raise v.fail(("chunking",), str(exc)) from None
+        raise v.fail(at, str(exc), quote_id=item_id) from None
 
 
-def _read_quotes(v: Validator, value: Any) -> tuple[Quote, ...]:
+def _read_quotes(v: Validator, value: Any, *, paper_ids: Mapping[str, int | None] | None = None) -> tuple[Quote, ...]:
+    """The quotes; with ``paper_ids`` (a format 2 set), each must name one of those papers."""
     if not isinstance(value, list):
         raise v.fail(("quotes",), f"expected a list of quotes, got {kind(value)}")
     if not value:
@@ -529,15 +691,25 @@ def _read_quotes(v: Validator, value: Any) -> tuple[Quote, ...]:
         path = ("quotes", i)
         qid_raw = item.get("id") if isinstance(item, dict) else None
         qid_hint = qid_raw if isinstance(qid_raw, str) else None
-        q = v.mapping(item, path, _QUOTE_KEYS, required=("id",), quote_id=qid_hint)
+        keys = _QUOTE_KEYS if paper_ids is None else _QUOTE_KEYS_MULTI
+        q = v.mapping(item, path, keys, required=("id",), quote_id=qid_hint)
         qid = v.string(q["id"], path + ("id",), pattern=_ID, what="an id ([A-Za-z0-9._-]+)")
         if qid in seen:
             first_line = v.lines.get(("quotes", seen[qid], "id"), "?")
             raise v.fail(path + ("id",), f"duplicate id (first used on line {first_line})", quote_id=qid)
         seen[qid] = i
-        for key in ("text", "label", "tags"):
+        for key in ("text", "label", "tags") + (("paper",) if paper_ids is not None else ()):
             if key not in q:
                 raise v.fail(path + (key,), "missing required field", quote_id=qid)
+        paper_id = ""
+        if paper_ids is not None:
+            paper_id = v.string(q["paper"], path + ("paper",), quote_id=qid)
+            if paper_id not in paper_ids:
+                raise v.fail(
+                    path + ("paper",),
+                    f"{paper_id!r} is not one of the set's papers ({', '.join(paper_ids)})",
+                    quote_id=qid,
+                )
         label = v.string(q["label"], path + ("label",), quote_id=qid)
         if label not in LABELS:
             raise v.fail(path + ("label",), f"{label!r} is not one of {', '.join(LABELS)}", quote_id=qid)
@@ -586,8 +758,14 @@ def _read_quotes(v: Validator, value: Any) -> tuple[Quote, ...]:
                 raise v.fail(path + ("allow",), "only a faithful quote has allowances", quote_id=qid)
             allow = _read_allow(v, q["allow"], path + ("allow",), anchor, qid)
         out.append(
-            Quote(id=qid, text=text, label=label, tags=tuple(tags), cited_chunk=cited, anchor=anchor, note=note, allow=allow)
+            Quote(id=qid, text=text, label=label, tags=tuple(tags), cited_chunk=cited, anchor=anchor, note=note,
+                  paper=paper_id, allow=allow)
         )
+    if paper_ids is not None:
+        quoted = {q.paper for q in out}
+        for pid, index in paper_ids.items():
+            if pid not in quoted:
+                raise v.fail(("papers", index, "id"), "no quote names this paper", quote_id=pid)
     return tuple(out)
 
 
@@ -660,10 +838,14 @@ def _verify_anchors(
     source: str,
     *,
     lines: Mapping[tuple, int],
+    positions: Sequence[int] | None = None,
 ) -> None:
+    """Check every cited chunk exists and every anchor reads its text on its page;
+    ``positions``: each quote's index in the file's ``quotes`` (default: in order)."""
     v = Validator(source, lines)
     n = len(doc.text)
-    for i, q in enumerate(quotes):
+    for k, q in enumerate(quotes):
+        i = positions[k] if positions is not None else k
         path = ("quotes", i)
         if q.cited_chunk is not None and not 0 <= q.cited_chunk < len(chunks):
             raise v.fail(
@@ -805,6 +987,8 @@ def _quote_to_dict(q: Quote) -> dict:
         }
     if q.note:
         d["note"] = q.note
+    if q.paper:
+        d["paper"] = q.paper
     return d
 
 
@@ -817,51 +1001,135 @@ def load_quote_set(
     *,
     papers_path: str | os.PathLike | Sequence[str | os.PathLike] | None = None,
     document: Document | None = None,
+    paper: str | None = None,
+    cache: "ExtractionCache | None" = None,
 ) -> QuoteSet:
-    """Read, validate and pin-check a quote set; open its paper and verify every anchor.
+    """Read, validate and pin-check a quote set; open its papers and verify every anchor.
 
     ``path_or_name``: a bundled set name (``synthetic``, ``attention-v7``,
     ``attention-v5``) or a path to a YAML file. ``papers_path`` replaces
     ``$QUOTELOCATE_PAPERS`` at the front of the search path (the set's own folder is
-    searched last, which is where ``synthetic`` keeps its PDF). ``document``: an
-    already open paper to use instead of searching; its pin is checked the same way.
+    searched last, which is where ``synthetic`` keeps its PDF). ``paper``: the id of
+    one paper of the set; only that paper is opened and its single-paper set returned
+    (in a one-paper set, the id is the file name without extension). ``document``: an
+    already open paper to use instead of searching (in a set of several papers, the
+    one ``paper`` names); its pin is checked the same way. ``cache``: an
+    :class:`~quotelocate.extraction_cache.ExtractionCache` the papers are opened through.
 
-    Raises :class:`DatasetError` (naming file, line, quote id and field),
-    :class:`PaperNotFoundError` when the paper is not on the search path.
+    Raises :class:`DatasetError` (naming file, line, quote or paper id and field),
+    :class:`PaperNotFoundError` when a paper is not on the search path.
     """
     spec = _read_spec(path_or_name)
-    if document is not None:
-        pin = check_pin(spec.paper, document, document.name)
-        if not pin.ok:
-            raise DatasetError(f"{spec.source}: paper {spec.paper.file!r} ({document.name}) does not match its pin: {pin.reason}")
-        resolved = Resolved(Path(document.name), document, pin.warnings)
-    else:
-        folders = papers_search_path(papers_path)
-        set_folder = spec.path.parent
-        confined = None
-        if set_folder not in folders:  # searched last, and only for a paper that really lies inside it
-            folders = folders + [set_folder]
-            confined = set_folder
-        resolved = resolve(spec.paper, folders, set_name=_fetch_name(path_or_name, spec), source=spec.source,
-                           confined=confined)
-    doc = resolved.document
-    if spec.chunk_file is not None:
-        try:
-            chunks = load_chunks_file(spec.chunk_file, doc.text)
-        except ChunkError as exc:
-            raise DatasetError(f"{spec.source}: field 'chunking.file': {exc}") from None
-    else:
-        chunks = make_chunks(doc.text, spec.chunking)
-    _verify_anchors(spec.quotes, doc, chunks, spec.source, lines=spec.lines)
+    chosen = list(spec.papers)
+    if paper is not None:
+        chosen = [p for p in spec.papers if _spec_paper_id(p) == paper]
+        if not chosen:
+            known = ", ".join(_spec_paper_id(p) for p in spec.papers)
+            raise DatasetError(f"{spec.source}: no paper {paper!r} in this set (papers: {known})")
+    if document is not None and len(chosen) != 1:
+        raise DatasetError(
+            f"{spec.source}: the set spans {len(chosen)} papers; an open document stands for one of them: name it with paper=ID"
+        )
+    folders = papers_search_path(papers_path)
+    set_folder = spec.path.parent
+    confined = None
+    if set_folder not in folders:  # searched last, and only for a paper that really lies inside it
+        folders = folders + [set_folder]
+        confined = set_folder
+    parts = tuple(_load_part(spec, ps, folders, path_or_name, document, cache, confined) for ps in chosen)
+    if not spec.multi or paper is not None:
+        return parts[0]
     return QuoteSet(
         name=spec.name,
         quotes=spec.quotes,
-        paper=spec.paper,
         description=spec.description,
         path=spec.path,
         set_hash=hashlib.sha256(spec.data).hexdigest(),
         chunking=spec.chunking,
-        chunk_file=spec.chunk_file,
+        warnings=tuple(dict.fromkeys(w for part in parts for w in part.warnings)),
+        paper_sets=parts,
+    )
+
+
+@dataclass(frozen=True)
+class SetOutline:
+    """A set read and validated without opening any paper: what a caller that opens
+    each paper elsewhere (a worker process, a cluster) needs. ``path`` is absolute;
+    ``set_hash`` is the one :func:`load_quote_set` gives the whole set."""
+
+    name: str
+    path: Path
+    set_hash: str
+    paper_ids: tuple[str, ...]
+    quote_ids: tuple[str, ...]
+    multi_paper: bool
+
+
+def set_outline(path_or_name: str | os.PathLike) -> SetOutline:
+    """The :class:`SetOutline` of a set (:class:`DatasetError` as :func:`load_quote_set`)."""
+    spec = _read_spec(path_or_name)
+    return SetOutline(
+        name=spec.name,
+        path=spec.path.resolve(),
+        set_hash=hashlib.sha256(spec.data).hexdigest(),
+        paper_ids=tuple(_spec_paper_id(ps) for ps in spec.papers),
+        quote_ids=tuple(q.id for q in spec.quotes),
+        multi_paper=spec.multi,
+    )
+
+
+def _spec_paper_id(ps: _PaperSpec) -> str:
+    return ps.paper.id or Path(ps.paper.file).stem
+
+
+def _load_part(
+    spec: _Spec,
+    ps: _PaperSpec,
+    folders: list[Path],
+    path_or_name: str | os.PathLike,
+    document: Document | None,
+    cache: "ExtractionCache | None" = None,
+    confined: Path | None = None,
+) -> QuoteSet:
+    """One paper of a set: opened, pin-checked, chunked, every anchor verified."""
+    where = spec.source
+    if ps.index is not None:
+        line = spec.lines.get(("papers", ps.index))
+        where = f"{spec.source}: line {line}: paper {ps.paper.id!r} (papers[{ps.index}])" if line else spec.source
+    if document is not None:
+        pin = check_pin(ps.paper, document, document.name)
+        if not pin.ok:
+            raise DatasetError(f"{where}: paper {ps.paper.file!r} ({document.name}) does not match its pin: {pin.reason}")
+        resolved = Resolved(Path(document.name), document, pin.warnings)
+    else:
+        resolved = resolve(ps.paper, folders, set_name=_fetch_name(path_or_name, spec), source=where,
+                           confined=confined, cache=cache)
+    doc = resolved.document
+    field_name = "chunking.file" if ps.index is None else f"papers[{ps.index}].chunking.file"
+    if ps.chunk_file is not None:
+        try:
+            chunks = load_chunks_file(ps.chunk_file, doc.text)
+        except ChunkError as exc:
+            raise DatasetError(f"{where}: field {field_name!r}: {exc}") from None
+    else:
+        chunks = make_chunks(doc.text, ps.chunking)
+    if spec.multi:
+        positions = [i for i, q in enumerate(spec.quotes) if q.paper == ps.paper.id]
+        quotes = tuple(spec.quotes[i] for i in positions)
+        set_hash = hashlib.sha256(spec.data + b"\0" + ps.paper.id.encode()).hexdigest()
+    else:
+        positions, quotes = None, spec.quotes
+        set_hash = hashlib.sha256(spec.data).hexdigest()
+    _verify_anchors(quotes, doc, chunks, spec.source, lines=spec.lines, positions=positions)
+    return QuoteSet(
+        name=spec.name,
+        quotes=quotes,
+        paper=ps.paper,
+        description=spec.description,
+        path=spec.path,
+        set_hash=set_hash,
+        chunking=ps.chunking,
+        chunk_file=ps.chunk_file,
         paper_path=resolved.path,
         warnings=tuple(dict.fromkeys(resolved.warnings)),
         _document=doc,
@@ -892,6 +1160,7 @@ def fetch(
     dest: str | os.PathLike | None = None,
     opener: Callable[..., Any] = urllib.request.urlopen,
     timeout: float = 60.0,
+    paper: str | None = None,
 ) -> Fetched:
     """Download a set's pinned paper from ``paper.url`` into ``dest`` (default: the
     user cache, the last folder of the papers search path) and check its pin.
@@ -902,15 +1171,44 @@ def fetch(
     replaced: it is used when it satisfies the pin, else :class:`FetchError` says to
     move it away. ``opener`` is called as ``opener(url, timeout=timeout)`` and
     must return a readable, closable response (tests pass a fake; nothing else here
-    touches the network). Raises :class:`FetchError`.
+    touches the network). ``paper``: which paper of a set of several (its id); see
+    :func:`fetch_all` for every paper. Raises :class:`FetchError`.
     """
     try:
         spec = _read_spec(name_or_path)
     except DatasetError as exc:
         raise FetchError(str(exc)) from None
-    paper = spec.paper
+    ids = [_spec_paper_id(p) for p in spec.papers]
+    if paper is None and len(spec.papers) > 1:
+        raise FetchError(f"{spec.source}: the set spans {len(ids)} papers ({', '.join(ids)}); name one, or fetch them all")
+    if paper is not None and paper not in ids:
+        raise FetchError(f"{spec.source}: no paper {paper!r} in this set (papers: {', '.join(ids)})")
+    chosen = spec.papers[ids.index(paper)] if paper is not None else spec.papers[0]
+    return _fetch_paper(spec, chosen, dest=dest, opener=opener, timeout=timeout)
+
+
+def fetch_all(
+    name_or_path: str | os.PathLike,
+    *,
+    dest: str | os.PathLike | None = None,
+    opener: Callable[..., Any] = urllib.request.urlopen,
+    timeout: float = 60.0,
+) -> tuple[Fetched, ...]:
+    """:func:`fetch` for every paper of the set, in the order the set lists them."""
+    try:
+        spec = _read_spec(name_or_path)
+    except DatasetError as exc:
+        raise FetchError(str(exc)) from None
+    return tuple(_fetch_paper(spec, ps, dest=dest, opener=opener, timeout=timeout) for ps in spec.papers)
+
+
+def _fetch_paper(
+    spec: _Spec, ps: _PaperSpec, *, dest: str | os.PathLike | None, opener: Callable[..., Any], timeout: float
+) -> Fetched:
+    paper = ps.paper
+    url_field = "paper.url" if ps.index is None else f"papers[{ps.index}].url"
     if not paper.url:
-        raise FetchError(f"{spec.source}: field 'paper.url': the set gives no URL to download {paper.file!r} from")
+        raise FetchError(f"{spec.source}: field {url_field!r}: the set gives no URL to download {paper.file!r} from")
     if urllib.parse.urlsplit(paper.url).scheme not in ("http", "https"):
         shipped = spec.path.parent / paper.file
         if shipped.is_file():
@@ -922,7 +1220,7 @@ def fetch(
             if pin.ok:
                 return Fetched(path=shipped, sha256=sha256_file(shipped), downloaded=False, warnings=pin.warnings)
         raise FetchError(
-            f"{spec.source}: field 'paper.url': {paper.url!r} is not an http(s) URL; "
+            f"{spec.source}: field {url_field!r}: {paper.url!r} is not an http(s) URL; "
             f"{paper.file!r} ships with the set, there is nothing to download"
         )
     if dest is None:

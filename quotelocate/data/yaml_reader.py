@@ -22,6 +22,9 @@ from ..errors import DatasetError
 MAX_DEPTH = 16
 """Deepest nesting of mappings and lists a file may have."""
 
+NAMED_LISTS = {"quotes": "quote", "papers": "paper"}
+"""Top-level lists whose items have an ``id``: errors inside them name the item by its id."""
+
 SURROGATE = re.compile("[\ud800-\udfff]")
 _PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 
@@ -79,7 +82,7 @@ def _scalar(ev: yaml.ScalarEvent) -> Any:
 
 def _scan_events(text: str, source: str, loader: type) -> tuple[Any, dict[tuple, int]]:
     lines: dict[tuple, int] = {}
-    ids: dict[int, str] = {}  # quotes[i] -> its id, once seen
+    ids: dict[tuple[str, int], str] = {}  # quotes[i] / papers[i] -> its id, once seen
     # frames: [kind, path, keys, current key, next index, the dict or list being built]
     stack: list[list[Any]] = []
     documents = 0
@@ -94,7 +97,7 @@ def _scan_events(text: str, source: str, loader: type) -> tuple[Any, dict[tuple,
             stack[-1][5].append(value)
 
     def fail(path: tuple, line: int, message: str) -> DatasetError:
-        qid = ids.get(path[1]) if len(path) >= 2 and path[0] == "quotes" and isinstance(path[1], int) else None
+        qid = ids.get((path[0], path[1])) if len(path) >= 2 and path[0] in NAMED_LISTS and isinstance(path[1], int) else None
         return Validator(source, {path: line}).fail(path, message, quote_id=qid)
 
     def advance() -> None:
@@ -157,8 +160,8 @@ def _scan_events(text: str, source: str, loader: type) -> tuple[Any, dict[tuple,
                 continue
             lines[path] = line
             if isinstance(ev, yaml.ScalarEvent):
-                if len(path) == 3 and path[0] == "quotes" and path[2] == "id" and isinstance(path[1], int):
-                    ids[path[1]] = ev.value
+                if len(path) == 3 and path[0] in NAMED_LISTS and path[2] == "id" and isinstance(path[1], int):
+                    ids[(path[0], path[1])] = ev.value
                 try:
                     put(_scalar(ev))
                 except yaml.constructor.ConstructorError as exc:  # e.g. a date that does not exist
@@ -212,6 +215,7 @@ class Validator:
         self.lines = lines
 
     def fail(self, path: tuple, message: str, *, quote_id: str | None = None) -> DatasetError:
+        """The error for ``path``; ``quote_id`` names the item of ``quotes`` or ``papers`` it is in."""
         line = None
         p = path
         while True:  # the line of the field, else of the nearest enclosing node (the root too)
@@ -223,9 +227,10 @@ class Validator:
             p = p[:-1]
         head = f"{self.source}: line {line}" if line else self.source
         parts = [head]
-        if len(path) >= 2 and path[0] == "quotes" and isinstance(path[1], int):
-            label = f"quote {quote_id!r}" if quote_id else "quote"
-            parts.append(f"{label} (quotes[{path[1]}])")
+        if len(path) >= 2 and path[0] in NAMED_LISTS and isinstance(path[1], int):
+            noun = NAMED_LISTS[path[0]]
+            label = f"{noun} {quote_id!r}" if quote_id else noun
+            parts.append(f"{label} ({path[0]}[{path[1]}])")
             rest = path[2:]
             if rest:
                 parts.append(f"field {_dotted(rest)!r}")

@@ -51,7 +51,7 @@ def ablation(
     else:
         named = resolve_configs(base)
         base_accepts = {}
-    pdf = quote_set.document().kind == "pdf"
+    pdf = any(part.document().kind == "pdf" for part in quote_set.parts)
     cache: dict[str, list[bool]] = {}
     plan: list[tuple[str, str, Rules]] = []
     for name, rules in named.items():

@@ -44,3 +44,34 @@ def format_metrics(metrics: pd.DataFrame) -> pd.DataFrame:
         }
     )
     return out
+
+
+def paper_table(by_paper: pd.DataFrame) -> pd.DataFrame:
+    """:attr:`Evaluation.by_paper` as display strings: one row per paper and config,
+    papers in the set's order (the command line and the HTML report both show this).
+
+    >>> import pandas as pd
+    >>> bp = pd.DataFrame({"config": ["c"], "paper": ["p1"], "n_faithful": [9], "n_fabricated": [1],
+    ...     "false_reject": [0.0], "fr_low": [0.0], "fr_high": [0.3], "false_accept": [0.0],
+    ...     "fa_low": [0.0], "fa_high": [0.79], "anchor_accuracy": [1.0], "aa_low": [0.7], "aa_high": [1.0]})
+    >>> paper_table(bp).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'paper': 'p1', 'config': 'c', 'quotes': '9 + 1', 'false reject': '0.0% [0.0, 30.0]',
+      'false accept': '0.0% [0.0, 79.0]', 'anchor accuracy': '100.0% [70.0, 100.0]'}]
+    """
+    import pandas as pd
+
+    order = {p: i for i, p in enumerate(dict.fromkeys(by_paper["paper"]))}  # papers in set order
+    ordered = by_paper.sort_values("paper", key=lambda s: s.map(order), kind="stable")
+    rows = []
+    for r in ordered.to_dict("records"):
+        rows.append(
+            {
+                "paper": r["paper"],
+                "config": r["config"],
+                "quotes": f"{int(r['n_faithful'])} + {int(r['n_fabricated'])}",
+                "false reject": format_rate(r.get("false_reject"), r.get("fr_low"), r.get("fr_high")),
+                "false accept": format_rate(r.get("false_accept"), r.get("fa_low"), r.get("fa_high")),
+                "anchor accuracy": format_rate(r.get("anchor_accuracy"), r.get("aa_low"), r.get("aa_high")),
+            }
+        )
+    return pd.DataFrame(rows, columns=["paper", "config", "quotes", "false reject", "false accept", "anchor accuracy"])

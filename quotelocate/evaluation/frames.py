@@ -26,10 +26,12 @@ VERDICT_COLUMNS: dict[str, str] = {
     "latency_ms": "float64",
     "text": "str",
     "diff": "str",
+    "paper": "str",
 }
 """Columns and dtypes of :attr:`Evaluation.verdicts` (``cause`` is empty when accepted;
 ``diff`` is the character diff against the closest passage of a rejection that has one,
-``[-passage-]{+quote+}``, else empty)."""
+``[-passage-]{+quote+}``, else empty; ``paper`` is the quote's paper id, the file name
+without extension in a one-paper set)."""
 
 METRIC_COLUMNS: dict[str, str] = {
     "config": "str",
@@ -55,6 +57,9 @@ METRIC_COLUMNS: dict[str, str] = {
     "p95_ms": "float64",
     "p99_ms": "float64",
 }
+
+BY_PAPER_COLUMNS: dict[str, str] = {"config": "str", "paper": "str", **{k: t for k, t in METRIC_COLUMNS.items() if k != "config"}}
+"""Columns of :attr:`Evaluation.by_paper`: the metrics of each config on each paper."""
 
 BY_TAG_COLUMNS: dict[str, str] = {
     "config": "str",

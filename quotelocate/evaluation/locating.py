@@ -1,7 +1,8 @@
 """Locating every quote of a set under one config: timed, in this process or in a pool.
 
 Both the evaluation and the ablation go through here, so a quote is located the same
-way (scope, cited chunk, warm-up) whatever asks for it.
+way (scope, cited chunk, warm-up) whatever asks for it. A set that spans several papers
+is located one paper at a time: each paper has its own Locator (and its own chunks).
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ def _run_config(
                 1000.0 * (times[0] if repeats == 1 else median(times)),
                 q.text,
                 v.near_miss.diff_text() if v.near_miss is not None else "",  # after the timing: not timed
+                quote_set.paper_id,
             )
         )
         tick(i + 1)
@@ -101,11 +103,13 @@ def _worker_init(quote_set: QuoteSet) -> None:
     _WORKER_SET = quote_set
 
 
-def _worker_run(task: tuple[str, Rules, str | None, int]) -> tuple[str, list[tuple], float, list[float]]:
-    name, rules, scope, repeats = task
+def _worker_run(task: tuple[str, str, Rules, str | None, int]) -> tuple[str, str, list[tuple], float, list[float]]:
+    """One (paper, config) pair of the set the worker inherited."""
+    paper_id, name, rules, scope, repeats = task
     assert _WORKER_SET is not None
-    rows, build_s, totals = _run_config(_WORKER_SET, name, rules, scope=scope, repeats=repeats, tick=lambda i: None)
-    return name, rows, build_s, totals
+    part = _WORKER_SET.for_paper(paper_id)
+    rows, build_s, totals = _run_config(part, name, rules, scope=scope, repeats=repeats, tick=lambda i: None)
+    return paper_id, name, rows, build_s, totals
 
 
 def _worker_accepts(task: tuple[Rules, str | None]) -> list[bool]:
@@ -131,10 +135,12 @@ def _check_workers(workers: int) -> int:
 
 
 def _accepts(quote_set: QuoteSet, rules: Rules, scope: str | None) -> list[bool]:
-    loc = _locator(quote_set, rules)
-    out = []
-    for q in quote_set.quotes:
-        qscope = _scope_for(q, scope)
-        cited = q.cited_chunk if qscope != "document" else None
-        out.append(loc.locate(q.text, cited_chunk=cited, scope=qscope).accepted)
-    return out
+    """Whether each quote of the set is accepted, in the set's quote order."""
+    by_id: dict[str, bool] = {}
+    for part in quote_set.parts:
+        loc = _locator(part, rules)
+        for q in part.quotes:
+            qscope = _scope_for(q, scope)
+            cited = q.cited_chunk if qscope != "document" else None
+            by_id[q.id] = loc.locate(q.text, cited_chunk=cited, scope=qscope).accepted
+    return [by_id[q.id] for q in quote_set.quotes]

@@ -27,8 +27,26 @@ def _version(dist: str) -> str:
 
 
 def set_provenance(quote_set: QuoteSet) -> dict:
-    """Which set and which paper: names, hashes, counts and the set's load warnings."""
-    doc = quote_set.document()
+    """Which set and which papers: names, hashes, counts and the set's load warnings.
+
+    ``paper``, ``paper_sha256``, ``text_sha256`` and ``text_fingerprint`` describe the
+    paper of a one-paper set (for a set of several papers: their count, and empty
+    hashes); ``papers`` lists every paper with its id, file and hashes.
+    """
+    papers = []
+    for part in quote_set.parts:
+        doc = part.document()
+        papers.append(
+            {
+                "id": part.paper_id,
+                "file": part.paper.file,
+                "paper_sha256": doc.sha256,
+                "text_sha256": doc.text_sha256,
+                "n_quotes": len(part.quotes),
+            }
+        )
+    single = not quote_set.multi_paper or len(papers) == 1
+    first = quote_set.parts[0].document()
     return {
         "set": quote_set.name,
         "set_path": str(quote_set.path) if quote_set.path else None,
@@ -36,10 +54,11 @@ def set_provenance(quote_set: QuoteSet) -> dict:
         "n_quotes": len(quote_set.quotes),
         "n_faithful": len(quote_set.faithful),
         "n_fabricated": len(quote_set.fabricated),
-        "paper": quote_set.paper.file,
-        "paper_sha256": doc.sha256,
-        "text_sha256": doc.text_sha256,
-        "text_fingerprint": doc.text_fingerprint,
+        "paper": quote_set.parts[0].paper.file if single else f"{len(papers)} papers",
+        "paper_sha256": first.sha256 if single else "",
+        "text_sha256": first.text_sha256 if single else "",
+        "text_fingerprint": first.text_fingerprint if single else {},
+        "papers": papers,
         "set_warnings": list(quote_set.warnings),
     }
 

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 import altair as alt
 import pandas as pd
 
-from .formatting import format_rate
+from .formatting import format_rate, paper_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from .result import Evaluation
@@ -92,7 +92,9 @@ def verdict_matrix(verdicts: pd.DataFrame) -> pd.DataFrame:
     """
     configs = list(dict.fromkeys(verdicts["config"]))
     first = verdicts.loc[verdicts["config"] == configs[0]] if configs else verdicts
-    out = first[[c for c in ("id", "label", "tags", "text") if c in verdicts.columns]].reset_index(drop=True)
+    several = "paper" in verdicts.columns and verdicts["paper"].nunique() > 1
+    keep = ("id", "paper", "label", "tags", "text") if several else ("id", "label", "tags", "text")
+    out = first[[c for c in keep if c in verdicts.columns]].reset_index(drop=True)
     for config in configs:
         v = verdicts.loc[verdicts["config"] == config]
         wrong = (v["label"] == "faithful") != v["accepted"].astype(bool)
@@ -472,6 +474,13 @@ def render_html(
         if "qps_min" in metrics and metrics["qps_min"].notna().any():
             add(f'<div class="chart">{chart_svg(throughput_chart(metrics))}</div>')
 
+    by_paper = getattr(evaluation, "by_paper", None)
+    if by_paper is not None and by_paper["paper"].nunique() > 1:
+        add("<h2>Per paper</h2>")
+        add('<p class="muted">Each rate on each paper of the set, with its 95% Wilson interval; '
+            "quotes are faithful + fabricated.</p>")
+        add(html_table(paper_table(by_paper), text_columns=()))
+
     by_tag = getattr(evaluation, "by_tag", None)
     if by_tag is not None and len(by_tag):
         add("<h2>Error rate per tag</h2>")
@@ -578,6 +587,7 @@ __all__ = [
     "errors",
     "html_table",
     "metrics_table",
+    "paper_table",
     "rates_bars",
     "latency_chart",
     "throughput_chart",

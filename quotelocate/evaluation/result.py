@@ -11,6 +11,7 @@ from ..errors import ConfigError
 from ..normalize import Rules
 from .frames import (
     ABLATION_COLUMNS,
+    BY_PAPER_COLUMNS,
     BY_TAG_COLUMNS,
     METRIC_COLUMNS,
     SAVINGS_COLUMNS,
@@ -34,6 +35,7 @@ class Evaluation:
     savings: pd.DataFrame = field(default_factory=lambda: frame([], SAVINGS_COLUMNS))
     meta: dict = field(default_factory=dict)
     ablation: pd.DataFrame | None = None
+    by_paper: pd.DataFrame = field(default_factory=lambda: frame([], BY_PAPER_COLUMNS))
 
     @property
     def configs(self) -> dict[str, Rules]:
@@ -50,6 +52,7 @@ class Evaluation:
             "by_tag": records(self.by_tag),
             "savings": records(self.savings),
             "ablation": records(self.ablation),
+            "by_paper": records(self.by_paper),
         }
 
     @classmethod
@@ -64,4 +67,5 @@ class Evaluation:
             savings=frame(data.get("savings") or [], SAVINGS_COLUMNS),
             meta=dict(data.get("meta") or {}),
             ablation=None if ablation_rows is None else frame(ablation_rows, ABLATION_COLUMNS),
+            by_paper=frame(data.get("by_paper") or [], BY_PAPER_COLUMNS),
         )

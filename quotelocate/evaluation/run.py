@@ -7,10 +7,16 @@ every quote, and returns an :class:`Evaluation` of tidy pandas frames:
 ``verdicts``  one row per quote x config (accepted, status, cause, span, latency, ...);
 ``metrics``   one row per config: false-reject and false-accept rates with 95% Wilson
               intervals, anchor accuracy, build time, throughput and latency percentiles;
+``by_paper``  the ``metrics`` of each config on each paper of the set (one row per
+              config and paper; a one-paper set has one paper);
 ``by_tag``    reject rate per faithful tag and accept rate per fabricated tag;
 ``savings``   the review-time model below, per config against a baseline;
 ``ablation``  (optional) every rule toggled per config, with paired exact McNemar tests;
 ``meta``      provenance: set and paper hashes, versions, machine, time, scope, repeats.
+
+A set that spans several papers is evaluated paper by paper: each paper gets its own
+Locator per config (its own text, chunks and index), and the overall rates count every
+quote of every paper once; ``build_ms`` overall is the sum over the papers.
 
 Rates. A *false reject* is a faithful quote that is not accepted; a *false accept* is a
 fabricated quote that is accepted. An accepted faithful quote is *anchored correctly*
@@ -42,7 +48,7 @@ The review-time model is in :mod:`quotelocate.evaluation.savings`.
 from __future__ import annotations
 
 import math
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -53,7 +59,7 @@ from ..locate import SCOPES
 from ..normalize import PRESETS, Rules
 from .ablation import add_ablation
 from .configs import ConfigsArg, resolve_configs
-from .frames import BY_TAG_COLUMNS, METRIC_COLUMNS, VERDICT_COLUMNS, frame
+from .frames import BY_PAPER_COLUMNS, BY_TAG_COLUMNS, METRIC_COLUMNS, VERDICT_COLUMNS, frame
 from .locating import Progress, _check_workers, _pool, _run_config, _worker_run
 from .provenance import provenance
 from .result import Evaluation
@@ -80,10 +86,10 @@ def evaluate(
     the whole document. ``repeats``: timed runs per quote (latency is their median).
     ``progress(done, total)`` is called as quotes are located. ``ablation=True`` also
     computes :attr:`Evaluation.ablation` (slow: one extra run per rule per config).
-    ``workers``: processes that locate configs in parallel (1: in this process, the
-    default; 0: one per CPU). Workers inherit the parsed paper by fork; progress then
-    advances one config at a time. Do not use workers > 1 from a multi-threaded host
-    such as a Streamlit app.
+    ``workers``: processes that locate (paper, config) pairs in parallel (1: in this
+    process, the default; 0: one per CPU). Workers inherit the parsed papers by fork;
+    progress then advances one pair at a time. Do not use workers > 1 from a
+    multi-threaded host such as a Streamlit app.
     """
     if scope is not None and scope not in SCOPES:
         raise ConfigError(f"scope: {scope!r} is not one of {', '.join(SCOPES)}")
@@ -98,51 +104,136 @@ def evaluate(
                 f"savings.baseline: {savings.baseline!r} is neither an evaluated config ({', '.join(named)}) nor a preset"
             )
         named[savings.baseline] = PRESETS[savings.baseline]
-    quote_set.document()  # parse the paper once, before any timing
+    parts = quote_set.parts
+    for part in parts:
+        part.document()  # parse every paper once, before any timing
     n = len(quote_set.quotes)
     total = n * len(named)
     done = 0
-    step = max(1, n // 50)
 
-    def make_tick(offset: int) -> Callable[[int], None]:
+    def make_tick(offset: int, size: int) -> Callable[[int], None]:
+        step = max(1, size // 50)
+
         def tick(i: int) -> None:
-            if progress is not None and (i % step == 0 or i == n):
+            if progress is not None and (i % step == 0 or i == size):
                 progress(offset + i, total)
 
         return tick
 
-    workers = min(_check_workers(workers), len(named))
-    results: dict[str, list[tuple]] = {}
-    build: dict[str, float] = {}
-    totals: dict[str, list[float]] = {}
+    pairs = [(part, name, rules) for name, rules in named.items() for part in parts]
+    workers = min(_check_workers(workers), len(pairs))
+    results: dict[tuple[str, str], list[tuple]] = {}
+    build: dict[tuple[str, str], float] = {}
+    totals: dict[tuple[str, str], list[float]] = {}
     if workers <= 1:
-        for name, rules in named.items():
-            results[name], build[name], totals[name] = _run_config(
-                quote_set, name, rules, scope=scope, repeats=repeats, tick=make_tick(done)
+        for part, name, rules in pairs:
+            key = (part.paper_id, name)
+            results[key], build[key], totals[key] = _run_config(
+                part, name, rules, scope=scope, repeats=repeats, tick=make_tick(done, len(part.quotes))
             )
-            done += n
+            done += len(part.quotes)
     else:
-        # longest first: configs without whitespace folding reject (and diagnose) most
-        order = sorted(named.items(), key=lambda kv: kv[1].whitespace)
+        # longest first: configs without whitespace folding reject (and diagnose) most, big papers take longest
+        order = sorted(pairs, key=lambda t: (t[2].whitespace, -len(t[0].quotes)))
+        tasks = [(part.paper_id, name, rules, scope, repeats) for part, name, rules in order]
         with _pool(quote_set, workers) as pool:
-            for name, config_rows, build_s, repeat_s in pool.map(_worker_run, [(k, r, scope, repeats) for k, r in order]):
-                results[name], build[name], totals[name] = config_rows, build_s, repeat_s
-                done += n
+            for paper_id, name, config_rows, build_s, repeat_s in pool.map(_worker_run, tasks):
+                key = (paper_id, name)
+                results[key], build[key], totals[key] = config_rows, build_s, repeat_s
+                done += len(config_rows)
                 if progress is not None:
                     progress(done, total)
-    rows = [row for name in named for row in results[name]]
+    order_in_set = {q.id: i for i, q in enumerate(quote_set.quotes)}
+    rows = []
+    for name in named:
+        config_rows = [row for part in parts for row in results[(part.paper_id, name)]]
+        rows.extend(sorted(config_rows, key=lambda row: order_in_set[row[2]]))
     verdicts = frame(rows, VERDICT_COLUMNS)
-    metrics = _metrics(verdicts, named, build, totals)
+    build_total = {name: sum(build[(part.paper_id, name)] for part in parts) for name in named}
+    # each timing repeat's total over all papers
+    totals_all = {name: [sum(ts) for ts in zip(*(totals[(part.paper_id, name)] for part in parts))] for name in named}
+    metrics = _metrics(verdicts, named, build_total, totals_all)
+    by_paper = _by_paper(verdicts, named, build, [part.paper_id for part in parts], totals)
     by_tag = _by_tag(verdicts, named)
     share = savings.fabricated_share
     if share is None:
         share = len(quote_set.fabricated) / n if n else 0.0
     saving_frame = savings_table(metrics, savings, fabricated_share=share, verdicts=verdicts)
     meta = provenance(quote_set, named, scope=scope, repeats=repeats, savings=savings, share=share)
-    ev = Evaluation(verdicts=verdicts, metrics=metrics, by_tag=by_tag, savings=saving_frame, meta=meta)
+    ev = Evaluation(verdicts=verdicts, metrics=metrics, by_tag=by_tag, savings=saving_frame, meta=meta, by_paper=by_paper)
     if ablation:
         ev = add_ablation(ev, quote_set, workers=workers)
     return ev
+
+
+def combine(
+    parts: Sequence[Evaluation],
+    *,
+    named: Mapping[str, Rules],
+    savings: SavingsAssumptions,
+    quote_order: Sequence[str],
+    set_meta: Mapping[str, Any],
+) -> Evaluation:
+    """One evaluation of a whole set from evaluations of its papers, each made by
+    :func:`evaluate` on one paper with the same configs (in another process, or on
+    another machine): the verdicts in the set's quote order, every rate recomputed over
+    all of them, ``by_paper`` from each part, ``build_ms`` summed over the papers.
+    ``set_meta`` overrides the set-level provenance (name, hash, counts)."""
+    if not parts:
+        raise ConfigError("combine: no evaluations to combine")
+    verdicts = pd.concat([p.verdicts for p in parts], ignore_index=True)
+    order = {qid: i for i, qid in enumerate(quote_order)}
+    config_order = {name: i for i, name in enumerate(named)}
+    verdicts = (
+        verdicts.assign(_c=verdicts["config"].map(config_order), _q=verdicts["id"].map(order))
+        .sort_values(["_c", "_q"], kind="stable")
+        .drop(columns=["_c", "_q"])
+        .reset_index(drop=True)
+    )
+    verdicts = frame(verdicts.to_dict("records"), VERDICT_COLUMNS)
+    by_paper = pd.concat([p.by_paper for p in parts], ignore_index=True)
+    by_paper = by_paper.assign(_c=by_paper["config"].map(config_order)).sort_values("_c", kind="stable").drop(columns="_c")
+    by_paper = frame(by_paper.to_dict("records"), BY_PAPER_COLUMNS)
+    build = {name: float(by_paper.loc[by_paper["config"] == name, "build_ms"].sum()) / 1000.0 for name in named}
+    # the parts' per-repeat timings are not kept, so qps_min/qps_max bound the set's: every
+    # paper at its slowest repeat, every paper at its fastest
+    slow_fast: dict[str, list[float]] = {}
+    for name in named:
+        rows_c = by_paper[by_paper["config"] == name]
+        counts = [len(verdicts[(verdicts["config"] == name) & (verdicts["paper"] == p)]) for p in rows_c["paper"]]
+        slow = [c / q for c, q in zip(counts, rows_c["qps_min"]) if q == q and q > 0]
+        fast = [c / q for c, q in zip(counts, rows_c["qps_max"]) if q == q and q > 0]
+        slow_fast[name] = [sum(slow), sum(fast)] if slow and len(slow) == len(fast) == len(counts) else []
+    metrics = _metrics(verdicts, named, build, slow_fast)
+    by_tag = _by_tag(verdicts, named)
+    n = len(quote_order)
+    n_fabricated = int((verdicts[verdicts["config"] == next(iter(named))]["label"] == "fabricated").sum())
+    share = savings.fabricated_share if savings.fabricated_share is not None else (n_fabricated / n if n else 0.0)
+    meta = dict(parts[0].meta)
+    papers = [p for part in parts for p in part.meta.get("papers", [])]
+    meta.update(
+        {
+            "paper": papers[0]["file"] if len(papers) == 1 else f"{len(papers)} papers",
+            "paper_sha256": papers[0]["paper_sha256"] if len(papers) == 1 else "",
+            "text_sha256": papers[0]["text_sha256"] if len(papers) == 1 else "",
+            "text_fingerprint": parts[0].meta.get("text_fingerprint", {}) if len(papers) == 1 else {},
+            "papers": papers,
+            "set_warnings": [w for part in parts for w in part.meta.get("set_warnings", [])],
+            "n_quotes": n,
+            "n_fabricated": n_fabricated,
+            "n_faithful": n - n_fabricated,
+        }
+    )
+    meta.update(set_meta)
+    meta["savings_assumptions"] = {**meta.get("savings_assumptions", {}), "fabricated_share_used": share}
+    return Evaluation(
+        verdicts=verdicts,
+        metrics=metrics,
+        by_tag=by_tag,
+        savings=savings_table(metrics, savings, fabricated_share=share, verdicts=verdicts),
+        meta=meta,
+        by_paper=by_paper,
+    )
 
 
 def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[str, float],
@@ -194,6 +285,24 @@ def _metrics(verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[
             }
         )
     return frame(rows, METRIC_COLUMNS)
+
+
+def _by_paper(
+    verdicts: pd.DataFrame, named: Mapping[str, Rules], build: Mapping[tuple[str, str], float], papers: list[str],
+    totals: Mapping[tuple[str, str], list[float]] | None = None,
+) -> pd.DataFrame:
+    """The metrics of every config on each paper, papers in set order within each config."""
+    rows = []
+    for paper in papers:
+        v = verdicts[verdicts["paper"] == paper]
+        m = _metrics(v, named, {name: build.get((paper, name), math.nan) for name in named},
+                     {name: (totals or {}).get((paper, name), []) for name in named})
+        m.insert(1, "paper", paper)
+        rows.append(m)
+    out = pd.concat(rows, ignore_index=True) if rows else frame([], BY_PAPER_COLUMNS)
+    order = {name: i for i, name in enumerate(named)}
+    out = out.sort_values("config", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
+    return frame(out.to_dict("records"), BY_PAPER_COLUMNS)
 
 
 def _by_tag(verdicts: pd.DataFrame, named: Mapping[str, Rules]) -> pd.DataFrame:

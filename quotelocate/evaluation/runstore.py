@@ -6,17 +6,20 @@ Default file: ``$QUOTELOCATE_RUNS``, else ``$XDG_DATA_HOME/quotelocate/runs.sqli
 ``runs``      id, created (UTC ISO), set_name, set_hash, paper_sha256, text_sha256,
               fingerprints (JSON config -> fingerprint), package_version,
               pymupdf_version, machine, metrics (JSON records), frames (JSON: by_tag,
-              savings, ablation), meta (JSON);
+              savings, ablation, by_paper), meta (JSON);
 ``verdicts``  run_id, config, fingerprint, quote_id, label, tags, accepted, status,
-              cause, rules, scope, start, end, page, anchor_ok, latency_ms, text, diff;
+              cause, rules, scope, start, end, page, anchor_ok, latency_ms, text, diff,
+              paper (the quote's paper id; the file name without extension in a one-paper set);
 ``run_info``  run_id, name, notes, tags (JSON list): what a team calls a run;
 ``review_times`` one timed review decision each: recorded (UTC ISO), set_name,
               paper_sha256, quote_id, anchor_shown, seconds, decision.
 
-Schema 2 added ``run_info``, ``review_times`` and ``verdicts.diff``. A schema-1 store is
-migrated the first time it is written to, in one transaction that only creates the new
-tables and adds the column (``ALTER TABLE ... ADD COLUMN`` with a default: SQLite
-changes the table definition and rewrites no row); until then it is read as it is.
+Schema 2 was two different schemas on two lines of development: one added ``run_info``,
+``review_times`` and ``verdicts.diff``, the other ``verdicts.paper``. Schema 3 is both.
+An older store (schema 1, or either schema 2) is migrated the first time it is written
+to, in one transaction that only creates the tables and adds the columns it lacks
+(``ALTER TABLE ... ADD COLUMN`` with a default: SQLite changes the table definition and
+rewrites no row); until then it is read as it is, a missing column read as empty.
 
 A run is saved in one ``BEGIN IMMEDIATE`` transaction (WAL journal, busy timeout):
 either all of it is there or none of it. A writer that cannot get the lock within the
@@ -47,6 +50,7 @@ from ..errors import RunStoreBusyError, RunStoreError
 from .ablation import compare_evaluations
 from .frames import (
     ABLATION_COLUMNS,
+    BY_PAPER_COLUMNS,
     BY_TAG_COLUMNS,
     METRIC_COLUMNS,
     SAVINGS_COLUMNS,
@@ -57,7 +61,7 @@ from .frames import (
 )
 from .result import Evaluation
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 _SCHEMA = """
@@ -95,6 +99,7 @@ CREATE TABLE IF NOT EXISTS verdicts (
     latency_ms REAL,
     text TEXT NOT NULL,
     diff TEXT NOT NULL DEFAULT '',
+    paper TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (run_id, config, quote_id)
 );
 CREATE INDEX IF NOT EXISTS runs_by_set ON runs (set_name, created);
@@ -115,9 +120,13 @@ CREATE TABLE IF NOT EXISTS review_times (
     decision TEXT NOT NULL
 );
 """
-_MIGRATIONS = {2: ("ALTER TABLE verdicts ADD COLUMN diff TEXT NOT NULL DEFAULT ''",)}
-"""Statements that bring a store from the previous schema to this one (after the
-``CREATE ... IF NOT EXISTS`` of :data:`_SCHEMA`); each only adds."""
+_ADDED_COLUMNS = (
+    ("verdicts", "diff", "ALTER TABLE verdicts ADD COLUMN diff TEXT NOT NULL DEFAULT ''"),
+    ("verdicts", "paper", "ALTER TABLE verdicts ADD COLUMN paper TEXT NOT NULL DEFAULT ''"),
+)
+"""(table, column, statement): the columns added since schema 1, each added to an older
+store that lacks it (after the ``CREATE ... IF NOT EXISTS`` of :data:`_SCHEMA`, which adds
+the tables); each only adds, and whichever schema 2 a store has, it ends as schema 3."""
 REVIEW_DECISIONS = ("accept", "reject")
 
 _RUN_COLUMNS = {
@@ -247,14 +256,14 @@ class RunStore:
             if con.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
                 con.execute("BEGIN IMMEDIATE")
                 try:
-                    version = con.execute("PRAGMA user_version").fetchone()[0]  # another writer may have migrated
+                    # another writer may have migrated meanwhile: every step below checks before it adds
                     existing = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
                     for statement in _SCHEMA.split(";"):
                         if statement.strip():
                             con.execute(statement)
-                    if "runs" in existing:  # an older store: add what the newer schemas add
-                        for step in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
-                            for statement in _MIGRATIONS.get(step, ()):
+                    if "runs" in existing:  # an older store: add the columns the newer schemas add
+                        for table, column, statement in _ADDED_COLUMNS:
+                            if column not in {r[1] for r in con.execute(f"PRAGMA table_info({table})")}:
                                 con.execute(statement)
                     con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                     con.execute("COMMIT")
@@ -277,6 +286,7 @@ class RunStore:
             "by_tag": records(evaluation.by_tag),
             "savings": records(evaluation.savings),
             "ablation": records(evaluation.ablation),
+            "by_paper": records(evaluation.by_paper),
         }
         run = (
             _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -394,6 +404,7 @@ class RunStore:
             raise RunStoreError(f"{self.path}: no run {rid} (see `quotelocate runs`)")
         metrics, frames, meta = rows[0]
         present = {r[1] for r in self._read("PRAGMA table_info(verdicts)")}
+        # a store of an older schema read before anything was written to it lacks the newer columns
         columns = ", ".join(_VERDICT_SQL.get(c, c) if _VERDICT_SQL.get(c, c).strip('"') in present else f"'' AS {c}"
                             for c in VERDICT_COLUMNS)
         vrows = self._read(f"SELECT {columns} FROM verdicts WHERE run_id = ? ORDER BY rowid", (rid,))
@@ -410,6 +421,7 @@ class RunStore:
         savings = _rows(fr.get("savings") or [], self.path, rid, "frames.savings")
         ablation = fr.get("ablation")
         ablation = None if ablation is None else _rows(ablation, self.path, rid, "frames.ablation")
+        by_paper = _rows(fr.get("by_paper") or [], self.path, rid, "frames.by_paper")
         meta_value = _loads(meta, self.path, rid, "meta", dict)
         try:
             return Evaluation(
@@ -419,6 +431,7 @@ class RunStore:
                 savings=frame(savings, SAVINGS_COLUMNS),
                 meta=meta_value,
                 ablation=None if ablation is None else frame(ablation, ABLATION_COLUMNS),
+                by_paper=frame(by_paper, BY_PAPER_COLUMNS),
             )
         except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
             raise RunStoreError(f"{self.path}: run {rid}: stored values have the wrong type ({type(exc).__name__}: {exc!s:.120})") from None

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence, TextIO
 
 from .. import __version__
-from ..chunks import Chunking, load_chunks_file
+from ..chunks import Chunking
 from ..errors import ConfigError, QuoteInputError, QuotelocateError
 from ..jsonl import iter_jsonl, read_jsonl
 from ..limits import DEFAULT_LIMITS, Limits
@@ -100,7 +100,10 @@ def add_chunk_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--chunk-size", type=int, default=512, metavar="N", help="characters per chunk (default 512)")
     g.add_argument("--chunk-overlap", type=int, default=64, metavar="N", help="characters shared by neighbours (default 64)")
     g.add_argument("--group-size", type=int, default=3, metavar="N", help="chunks per group (default 3)")
-    g.add_argument("--chunks", metavar="FILE", help="explicit chunks, JSON lines {index, text}")
+    g.add_argument("--chunks", metavar="FILE",
+                   help="the pipeline's own chunks, JSON lines: {text, page?, start?, end?}, llama-index nodes or "
+                        "LangChain Documents; placed on the paper by aligning their text (chunk ids and --group-size "
+                        "then mean what they meant in the pipeline)")
 
 
 def add_document_options(p: argparse.ArgumentParser) -> None:
@@ -131,11 +134,19 @@ def open_document(args: argparse.Namespace, err: TextIO) -> Document:
     return doc
 
 
-def build_locator(args: argparse.Namespace, doc: Document, rules: Rules) -> Locator:
+def build_locator(args: argparse.Namespace, doc: Document, rules: Rules, err: TextIO | None = None) -> Locator:
+    """The Locator the options describe; a chunk of ``--chunks`` that cannot be placed
+    is reported on ``err`` (its span is empty, so nothing is accepted in it alone)."""
     from ..locate import Locator
+    from ..pipeline_chunks import load_pipeline_chunks
 
     chunking = Chunking(size=args.chunk_size, overlap=args.chunk_overlap, group_size=args.group_size)
-    chunks = load_chunks_file(args.chunks, doc.text) if getattr(args, "chunks", None) else None
+    chunks = None
+    if getattr(args, "chunks", None):
+        placed = load_pipeline_chunks(args.chunks, doc)
+        for error in placed.errors:
+            print(f"quotelocate: warning: {args.chunks}: {error}; it holds no text of the paper", file=err or sys.stderr)
+        chunks = placed.chunks
     return Locator(doc, rules, chunking=chunking, chunks=chunks)
 
 
@@ -177,7 +188,10 @@ def _quote_record(path: str, lineno: int, obj: dict[str, Any], seen: set[str]) -
     cited = obj.get("cited_chunk")
     if cited is not None and (isinstance(cited, bool) or not isinstance(cited, int)):
         return qid, {}, f"{where}'cited_chunk' must be an integer"
-    return qid, {"id": qid, "quote": quote, "cited_chunk": cited, "line": lineno}, ""
+    paper = obj.get("paper")
+    if paper is not None and not isinstance(paper, str):
+        return qid, {}, f"{where}'paper' must be a file name"
+    return qid, {"id": qid, "quote": quote, "cited_chunk": cited, "line": lineno, "paper": paper}, ""
 
 
 def _citation_problem(item: dict[str, Any], locator: Locator, scope: str | None) -> str:
@@ -254,6 +268,8 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.langextract and not args.json:
         raise _UsageError("quotelocate locate: --langextract needs --json")
     rules = rules_from_args(args)
+    if os.path.isdir(args.paper):
+        return _locate_corpus(args, rules, out, err)
     key = None
     if args.sign_key_file:
         if not args.json:
@@ -269,7 +285,7 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise QuoteInputError(f"quote argument: not valid UTF-8 (at character {bad.start()})")
         items = [{"id": 1, "quote": args.quote, "cited_chunk": args.cited_chunk, "line": None}]
     doc = open_document(args, err)
-    locator = build_locator(args, doc, rules)
+    locator = build_locator(args, doc, rules, err)
     # every record is checked before the first verdict is written
     for i, item in enumerate(items):
         if "error" not in item:
@@ -312,6 +328,51 @@ def cmd_locate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_REJECTED if rejected else EXIT_OK
 
 
+def _locate_corpus(args: argparse.Namespace, rules: Rules, out: TextIO, err: TextIO) -> int:
+    """``locate FOLDER --quotes FILE``: one task per paper (see :mod:`.batch`)."""
+    from tqdm import tqdm
+
+    from .batch import locate_corpus
+
+    if not args.quotes:
+        raise _UsageError(
+            f"quotelocate locate: {args.paper}: is a directory; to check quotes over a folder of papers, "
+            "give --quotes FILE whose lines name each quote's paper"
+        )
+    if args.chunks or args.password:
+        raise _UsageError("quotelocate locate: --chunks and --password name one paper; they do not apply to a folder")
+    if args.keep_going or args.langextract or args.sign_key_file:
+        raise _UsageError("quotelocate locate: --keep-going, --langextract and --sign-key-file apply to one paper, "
+                          "not to a folder")
+    items = _read_quotes(args.quotes)
+    cluster = args.cluster or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    papers = len({item["paper"] for item in items})
+    bar = tqdm(total=papers, file=err, unit="paper", desc="locate", disable=None, leave=False)
+    cache = eval_commands.open_cache(args)
+    try:
+        records = locate_corpus(
+            args.paper, items, source=args.quotes, rules=rules,
+            chunking=Chunking(size=args.chunk_size, overlap=args.chunk_overlap, group_size=args.group_size),
+            scope=args.scope, limits=Limits(seconds=args.max_seconds, memory_mb=args.max_memory_mb, max_pages=args.max_pages),
+            allow_textless_pages=args.allow_textless_pages, cache_dir=str(cache.path) if cache is not None else None,
+            workers=0 if args.workers is None else args.workers, cluster=cluster,
+            progress=lambda done, total: bar.update(done - bar.n),
+        )
+    finally:
+        bar.close()
+    rejected = 0
+    for rec in records:
+        rejected += not rec["accepted"]
+        if args.json:
+            print(json.dumps(rec, ensure_ascii=False), file=out)
+        elif rec["accepted"] or rec["status"] == "outside-material":
+            head = "ACCEPTED" if rec["accepted"] else "REJECTED"
+            print(f"[{rec['id']}] {head} ({rec['status']}) {rec['paper']} page {rec['page']}, chars {rec['start']}-{rec['end']}", file=out)
+        else:
+            print(f"[{rec['id']}] REJECTED ({rec['status']}) {rec['paper']} {rec.get('cause') or ''}: {rec.get('reason', '')}", file=out)
+    return EXIT_REJECTED if rejected else EXIT_OK
+
+
 # -- audit ----------------------------------------------------------------------------
 
 
@@ -337,7 +398,7 @@ def cmd_audit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def cmd_chunks(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     doc = open_document(args, err)
-    locator = build_locator(args, doc, Rules())
+    locator = build_locator(args, doc, Rules(), err)
     size = locator.chunking.group_size
     for c in locator.chunks:
         text = doc.text[c.start : c.end]
@@ -401,6 +462,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --json: sign every record with the key in FILE (HMAC-SHA256; see audit --verify-key-file)")
     p.add_argument("--keep-going", action="store_true",
                    help='write {"id", "error"} for a bad line and go on (the exit status is still 2)')
+    g = p.add_argument_group("a folder of papers (PAPER is a folder; each quote line names its \"paper\")")
+    g.add_argument("--workers", type=int, default=None, metavar="N", help="local processes, one paper per task (default: one per CPU)")
+    g.add_argument("--cluster", metavar="ADDR", help="run the papers as tasks on a Dask cluster, dask://HOST:PORT (default $DASK_SCHEDULER_ADDRESS)")
+    eval_commands.add_cache_options(g)
     add_rule_options(p)
     add_chunk_options(p)
     p.set_defaults(handler=cmd_locate)

@@ -1,5 +1,5 @@
 """The evaluation commands of the ``quotelocate`` command line: ``eval``, ``runs``,
-``compare`` and ``fetch``. :func:`add_parsers` registers them on ``cli.py``'s
+``compare``, ``fetch`` and ``cache``. :func:`add_parsers` registers them on ``cli.py``'s
 subparsers; each handler parses, calls the library and prints. Errors are raised as
 :class:`~quotelocate.errors.QuotelocateError` and printed by ``cli.main`` as one line
 with exit code 2.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from typing import Any, TextIO
 
 from ..errors import ConfigError
@@ -35,9 +36,16 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--grid", action="store_true", help="every preset plus recommended with each rule switched off")
     p.add_argument("--scope", choices=["chunk", "group", "document"], help="scope for quotes with a cited chunk (default group)")
     p.add_argument("--repeats", type=int, default=3, metavar="N", help="timed runs per quote; latency is the median (default 3)")
-    p.add_argument("--workers", type=int, default=1, metavar="N", help="processes locating configs in parallel (0: one per CPU; default 1)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="local processes (0: one per CPU); a set of several papers runs one paper per task, "
+                        "one per CPU by default; a one-paper set locates configs in parallel, 1 by default")
+    p.add_argument("--cluster", metavar="ADDR",
+                   help="run the papers as tasks on a Dask cluster, dask://HOST:PORT (default $DASK_SCHEDULER_ADDRESS; "
+                        "needs quotelocate[dask])")
+    add_cache_options(p)
     p.add_argument("--ablation", action="store_true", help="also toggle every rule of every config (paired McNemar tests)")
     p.add_argument("--papers", metavar="DIRS", help="folders holding the papers (replaces $QUOTELOCATE_PAPERS)")
+    p.add_argument("--paper", metavar="ID", help="evaluate one paper of a set that spans several (only it is opened)")
     p.add_argument("--json", action="store_true", help="print the whole evaluation as JSON")
     p.add_argument("--no-store", dest="save", action="store_false", help="do not save the run in the run store")
     p.add_argument(
@@ -68,10 +76,29 @@ def add_parsers(sub: Any) -> None:
     add_store_option(p)
     p.set_defaults(handler=cmd_compare)
 
+    p = sub.add_parser("cache", help="the extraction cache: show what it holds, or clear it")
+    p.add_argument("action", choices=["info", "clear"], help="info: entries and size; clear: delete every entry")
+    p.add_argument("--cache-dir", metavar="DIR", help="cache folder (default $QUOTELOCATE_CACHE or ~/.cache/quotelocate/extractions)")
+    p.set_defaults(handler=cmd_cache)
+
     p = sub.add_parser("fetch", help="download a quote set's pinned paper into the user cache")
     p.add_argument("set", metavar="SET", help="bundled set name or a YAML path")
     p.add_argument("--dest", metavar="DIR", help="download folder (default ~/.cache/quotelocate/papers)")
+    p.add_argument("--paper", metavar="ID", help="only this paper of a set that spans several (default: every paper)")
     p.set_defaults(handler=cmd_fetch)
+
+
+def add_cache_options(p: argparse.ArgumentParser) -> None:
+    """``--cache-dir`` and ``--no-cache``: where extracted pages and reading orders are kept."""
+    p.add_argument("--cache-dir", metavar="DIR", help="extraction cache folder (default $QUOTELOCATE_CACHE or ~/.cache/quotelocate/extractions)")
+    p.add_argument("--no-cache", action="store_true", help="extract every paper afresh and keep nothing")
+
+
+def open_cache(args: argparse.Namespace) -> Any:
+    """The extraction cache the options name, or None with ``--no-cache``."""
+    from ..extraction_cache import ExtractionCache
+
+    return None if getattr(args, "no_cache", False) else ExtractionCache(getattr(args, "cache_dir", None))
 
 
 def add_store_option(p: argparse.ArgumentParser) -> None:
@@ -119,25 +146,60 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..evaluation.run import evaluate
     from ..evaluation.runstore import RunStore
 
+    from ..data.quoteset import set_outline
+
     store = RunStore(store_path(args, err)) if args.save else None  # a broken store fails before the long run
-    qs = load_quote_set(args.set, papers_path=args.papers)
-    for warning in qs.warnings:
-        print(f"quotelocate: warning: {warning}", file=err)
+    cache = open_cache(args)
     configs = eval_configs(args.presets, args.grid)
-    bar = tqdm(total=len(qs) * len(configs), file=err, unit="quote", desc=f"eval {qs.name}", disable=None, leave=False)
+    cluster = args.cluster or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    outline = set_outline(args.set)
+    as_tasks = (outline.multi_paper and args.paper is None) or cluster is not None
+    if as_tasks and args.ablation:
+        raise ConfigError("--ablation needs every paper in this process: give --paper ID, and no --cluster")
+    if as_tasks:
+        if args.paper is not None:
+            raise ConfigError("--cluster runs every paper of the set; drop --paper, or run without --cluster")
+        from ..evaluation.corpus import evaluate_corpus
 
-    def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)
+        where = f"on {cluster}" if cluster else "locally"
+        bar = tqdm(total=len(outline.paper_ids), file=err, unit="paper", desc=f"eval {outline.name} {where}", disable=None, leave=False)
 
-    try:
-        ev = evaluate(qs, configs, scope=args.scope, repeats=args.repeats, progress=progress, workers=args.workers)
-        if args.ablation:
-            bar.reset(total=1)
-            bar.set_description(f"ablation {qs.name}")
-            ev = add_ablation(ev, qs, progress=progress, workers=args.workers)
-    finally:
-        bar.close()
+        def paper_progress(done: int, total: int) -> None:
+            bar.update(done - bar.n)
+
+        try:
+            ev = evaluate_corpus(
+                args.set, configs, scope=args.scope, repeats=args.repeats, papers_path=args.papers,
+                workers=0 if args.workers is None else args.workers, cluster=cluster, cache=cache, progress=paper_progress,
+            )
+        finally:
+            bar.close()
+        for warning in ev.meta.get("set_warnings", []):
+            print(f"quotelocate: warning: {warning}", file=err)
+        par = ev.meta["parallel"]
+        hits = par.get("cache")
+        cached = f"; extraction cache: {hits['hits']} hits, {hits['misses']} misses" if hits else ""
+        ran = f"Dask scheduler {par['scheduler']}" if par["backend"] == "dask" else f"{par['workers']} local process(es)"
+        print(f"quotelocate: {len(outline.paper_ids)} papers as tasks on {ran} in {par['seconds']:.1f}s{cached}", file=err)
+    else:
+        qs = load_quote_set(args.set, papers_path=args.papers, paper=args.paper, cache=cache)
+        for warning in qs.warnings:
+            print(f"quotelocate: warning: {warning}", file=err)
+        workers = 1 if args.workers is None else args.workers
+        bar = tqdm(total=len(qs) * len(configs), file=err, unit="quote", desc=f"eval {qs.name}", disable=None, leave=False)
+
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+        try:
+            ev = evaluate(qs, configs, scope=args.scope, repeats=args.repeats, progress=progress, workers=workers)
+            if args.ablation:
+                bar.reset(total=1)
+                bar.set_description(f"ablation {qs.name}")
+                ev = add_ablation(ev, qs, progress=progress, workers=workers)
+        finally:
+            bar.close()
     run_id = store.save(ev, name=args.name, notes=args.notes, tags=args.tags) if store is not None else None
     if args.mlflow is not None:
         from ..integrations.mlflow import log_evaluation
@@ -160,14 +222,25 @@ def print_evaluation(ev: Any, out: TextIO) -> None:
     from ..evaluation.formatting import format_metrics
 
     meta = ev.meta
+    papers = meta.get("papers") or []
+    if len(papers) > 1:
+        on = f"{len(papers)} papers ({', '.join(str(p.get('id')) for p in papers)})"
+    else:
+        on = f"{meta.get('paper')} (sha256 {str(meta.get('paper_sha256'))[:12]})"
     print(
         f"{meta.get('set')}: {meta.get('n_quotes')} quotes ({meta.get('n_faithful')} faithful, "
-        f"{meta.get('n_fabricated')} fabricated) on {meta.get('paper')} (sha256 {str(meta.get('paper_sha256'))[:12]}); "
+        f"{meta.get('n_fabricated')} fabricated) on {on}; "
         f"scope {meta.get('scope') or 'group/document'}, {meta.get('repeats')} timed runs per quote",
         file=out,
     )
     print("rates with 95% Wilson intervals", file=out)
     print(format_metrics(ev.metrics).to_string(index=False), file=out)
+    by_paper = getattr(ev, "by_paper", None)
+    if by_paper is not None and by_paper["paper"].nunique() > 1:
+        from ..evaluation.formatting import paper_table
+
+        print("\nper paper (quotes: faithful + fabricated)", file=out)
+        print(paper_table(by_paper).to_string(index=False), file=out)
     s = ev.savings
     if len(s):
         row = s.iloc[0]
@@ -251,16 +324,33 @@ def cmd_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+# -- cache -----------------------------------------------------------------------------
+
+
+def cmd_cache(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ..extraction_cache import ExtractionCache
+
+    cache = ExtractionCache(args.cache_dir)
+    if args.action == "clear":
+        gone = cache.clear()
+        print(f"{cache.path}: removed {gone.entries} entries ({gone.bytes} bytes)", file=out)
+    else:
+        st = cache.stats()
+        print(f"{cache.path}: {st.entries} entries, {st.bytes} bytes (bound {cache.max_bytes} bytes)", file=out)
+    return EXIT_OK
+
+
 # -- fetch -----------------------------------------------------------------------------
 
 
 def cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     require("eval", "quotelocate fetch")
-    from ..data.quoteset import fetch
+    from ..data.quoteset import fetch, fetch_all
 
-    done = fetch(args.set, dest=args.dest)
-    for warning in done.warnings:
-        print(f"quotelocate: warning: {warning}", file=err)
-    state = "downloaded" if done.downloaded else "already present"
-    print(f"{done.path} ({state}, sha256 {done.sha256})", file=out)
+    fetched = fetch_all(args.set, dest=args.dest) if args.paper is None else (fetch(args.set, dest=args.dest, paper=args.paper),)
+    for done in fetched:
+        for warning in done.warnings:
+            print(f"quotelocate: warning: {warning}", file=err)
+        state = "downloaded" if done.downloaded else "already present"
+        print(f"{done.path} ({state}, sha256 {done.sha256})", file=out)
     return EXIT_OK
