@@ -1,5 +1,5 @@
 """``python -m quotelocate``: the command line."""
 
-from .interface.cli import run
+from .interface.entry import run
 
 run()

@@ -529,23 +529,5 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
         return EXIT_INTERNAL
 
 
-def run() -> None:
-    """The ``quotelocate`` console script and ``python -m quotelocate``.
-
-    pymupdf 2.0 imports its optional layout-model package (and onnxruntime) on import,
-    about a second of start-up that nothing in quotelocate uses. The command line is a
-    process of its own, so it declines that package before pymupdf is loaded; a library
-    caller's process is left as it is.
-    """
-    if "pymupdf" not in sys.modules:
-        sys.modules.setdefault("pymupdf.layout", None)  # type: ignore[arg-type]
-    for stream in (sys.stdout, sys.stderr):
-        try:  # a terminal that cannot show a character gets an escape, not a crash
-            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
-        except (AttributeError, ValueError):
-            pass
-    sys.exit(main())
-
-
 if __name__ == "__main__":  # pragma: no cover
-    run()
+    sys.exit(main())
