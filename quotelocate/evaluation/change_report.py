@@ -139,21 +139,13 @@ def _diff_html(diff: str) -> str:
 def render_change_html(a: "Evaluation", b: "Evaluation", *, a_title: str = "A", b_title: str = "B",
                        title: str | None = None, generated: _dt.datetime | None = None) -> str:
     """One self-contained HTML file: the before/after report of runs ``a`` and ``b``."""
-    from .report import _CSS, _e, chart_svg, html_table, latency_chart, run_sentence, throughput_chart
+    from .report import _e, chart_svg, html_head, html_table, latency_chart, run_sentence, throughput_chart
 
     t = change_tables(a, b, a_title=a_title, b_title=b_title)
     generated = generated or _dt.datetime.now(_dt.timezone.utc)
     title = title or f"quotelocate: {a_title} → {b_title}"
-    parts: list[str] = []
+    parts: list[str] = html_head(title, generated)
     add = parts.append
-    add("<!DOCTYPE html>")
-    add('<html lang="en"><head><meta charset="utf-8">')
-    add('<meta name="viewport" content="width=device-width, initial-scale=1">')
-    add("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">")
-    add(f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>")
-    add(f"<h1>{_e(title)}</h1>")
-    add(f'<p class="muted">Generated {_e(generated.strftime("%Y-%m-%d %H:%M:%S %Z"))} by quotelocate. '
-        "This file is self-contained: it loads nothing from the network.</p>")
     add(f'<p class="muted">Before ({_e(a_title)}): {_e(run_sentence(a.meta))}<br>'
         f"After ({_e(b_title)}): {_e(run_sentence(b.meta))}</p>")
     if a.meta.get("set_hash") != b.meta.get("set_hash"):

@@ -422,6 +422,21 @@ def _versions() -> dict[str, str]:
     return out
 
 
+def html_head(title: str, generated: _dt.datetime) -> list[str]:
+    """The opening of a self-contained report: doctype, a policy that loads nothing,
+    the styles, the title and when it was generated."""
+    return [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">",
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+        f'<p class="muted">Generated {_e(generated.strftime("%Y-%m-%d %H:%M:%S %Z"))} by quotelocate. '
+        "This file is self-contained: it loads nothing from the network.</p>",
+    ]
+
+
 def render_html(
     evaluation: "Evaluation",
     *,
@@ -443,16 +458,8 @@ def render_html(
     if isinstance(set_name, Mapping):
         set_name = set_name.get("name", "quote set")
     title = title or f"quotelocate evaluation: {set_name}"
-    parts: list[str] = []
+    parts: list[str] = html_head(title, generated)
     add = parts.append
-    add("<!DOCTYPE html>")
-    add('<html lang="en"><head><meta charset="utf-8">')
-    add('<meta name="viewport" content="width=device-width, initial-scale=1">')
-    add("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">")
-    add(f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>")
-    add(f"<h1>{_e(title)}</h1>")
-    add(f'<p class="muted">Generated {_e(generated.strftime("%Y-%m-%d %H:%M:%S %Z"))} by quotelocate. '
-        "This file is self-contained: it loads nothing from the network.</p>")
 
     metrics = evaluation.metrics
     verdicts = evaluation.verdicts

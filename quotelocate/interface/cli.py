@@ -26,9 +26,10 @@ from .. import __version__
 from ..chunks import Chunking
 from ..errors import ConfigError, QuoteInputError, QuotelocateError
 from ..jsonl import iter_jsonl, read_jsonl
-from ..limits import DEFAULT_LIMITS, Limits
+from ..limits import Limits
 from ..normalize import PRESETS, Rules, preset
 from . import eval_commands, report_commands, schema_commands, serve
+from .options import add_limit_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..document import Document
@@ -114,13 +115,7 @@ def add_document_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="load PDFs with pages that have no text layer; quotes there are never accepted",
     )
-    g = p.add_argument_group("extraction limits (a PDF past one is refused)")
-    g.add_argument("--max-seconds", type=float, default=DEFAULT_LIMITS.seconds, metavar="S",
-                   help=f"time limit for text extraction (default {DEFAULT_LIMITS.seconds:g})")
-    g.add_argument("--max-memory-mb", type=int, default=DEFAULT_LIMITS.memory_mb, metavar="MB",
-                   help=f"memory limit for text extraction (default {DEFAULT_LIMITS.memory_mb})")
-    g.add_argument("--max-pages", type=int, default=DEFAULT_LIMITS.max_pages, metavar="N",
-                   help=f"page limit (default {DEFAULT_LIMITS.max_pages})")
+    add_limit_options(p)
 
 
 def open_document(args: argparse.Namespace, err: TextIO) -> Document:

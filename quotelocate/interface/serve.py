@@ -48,6 +48,7 @@ from ..errors import (
     QuotelocateError,
 )
 from ..limits import DEFAULT_LIMITS, Limits
+from .options import add_limit_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from starlette.applications import Starlette
@@ -556,11 +557,5 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--cache-documents", type=int, default=16, metavar="N", help="documents kept in memory (default 16)")
     p.add_argument("--max-connections", type=int, default=256, metavar="N", help="concurrent connections before 503 (default 256)")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
-    g = p.add_argument_group("extraction limits (a PDF past one is refused)")
-    g.add_argument("--max-seconds", type=float, default=DEFAULT_LIMITS.seconds, metavar="S",
-                   help=f"time limit for text extraction (default {DEFAULT_LIMITS.seconds:g})")
-    g.add_argument("--max-memory-mb", type=int, default=DEFAULT_LIMITS.memory_mb, metavar="MB",
-                   help=f"memory limit for text extraction (default {DEFAULT_LIMITS.memory_mb})")
-    g.add_argument("--max-pages", type=int, default=DEFAULT_LIMITS.max_pages, metavar="N",
-                   help=f"page limit (default {DEFAULT_LIMITS.max_pages})")
+    add_limit_options(p)
     p.set_defaults(handler=cmd_serve)
