@@ -187,7 +187,7 @@ class Diagnoser:
     def prepare(self) -> "Diagnoser":
         """Build every probe copy of the document now (otherwise the first rejection
         that needs one pays for it)."""
-        _ = self.lower, self.masked, self.unmarked, self.unpunct
+        _ = self.lower, self.masked, self.unmarked, self.unpunct, self.unglued, self.accented, self.flat
         return self
 
     # probes ---------------------------------------------------------------------------
