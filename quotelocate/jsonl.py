@@ -62,26 +62,40 @@ def _too_deep(line: str) -> bool:
     return False
 
 
+def read_utf8(path: str | os.PathLike, *, error: type[QuotelocateError], what: str = "file",
+              limit: int | None = None) -> str:
+    """The text of ``path`` (``-``: standard input), as strict UTF-8. A missing file, a
+    folder, a file over ``limit`` bytes, an unreadable file and bad UTF-8 each raise
+    ``error`` with one line naming the file (and the line of the bad bytes)."""
+    p = Path(path)
+    try:
+        if str(path) == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            size = p.stat().st_size
+            if limit is not None and size > limit:
+                raise error(f"{p}: {size} bytes exceeds the limit of {limit} for a {what}")
+            raw = p.read_bytes()
+    except FileNotFoundError:
+        raise error(f"{p}: no such {what}") from None
+    except IsADirectoryError:
+        raise error(f"{p}: is a directory" + ("" if what == "file" else f", not a {what}")) from None
+    except OSError as exc:
+        raise error(f"{p}: cannot read ({exc.strerror or exc})") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise error(f"{path}: line {line}: not valid UTF-8") from None
+
+
 def iter_jsonl(
     path: str | os.PathLike, *, error: type[QuotelocateError]
 ) -> Iterator[tuple[int, dict[str, Any] | None, str]]:
     """``(line number, object, problem)`` for each non-blank line: ``problem`` is '' for a
     usable object, else a message naming the file and line (the object is then None).
     A file that cannot be read at all raises ``error``."""
-    p = Path(path)
-    try:
-        raw = sys.stdin.buffer.read() if str(path) == "-" else p.read_bytes()
-    except FileNotFoundError:
-        raise error(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise error(f"{p}: is a directory") from None
-    except OSError as exc:
-        raise error(f"{p}: cannot read ({exc.strerror or exc})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise error(f"{path}: line {line}: not valid UTF-8") from None
+    text = read_utf8(path, error=error)
     for lineno, line in enumerate(text.split("\n"), start=1):
         if line.endswith("\r"):
             line = line[:-1]

@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .chunks import Chunk
 from .errors import ChunkError
+from .jsonl import read_utf8
 from .normalize import Normalized, Rules, normalize, normalize_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -131,22 +132,7 @@ def read_pipeline_chunks(path: str | os.PathLike) -> tuple[tuple[PipelineChunk, 
     index and gets a :class:`PlacementError` instead (the rest are still read).
     """
     p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_CHUNK_BYTES:
-            raise ChunkError(f"{p}: {size} bytes exceeds the limit of {MAX_CHUNK_BYTES} for a chunk file")
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise ChunkError(f"{p}: no such chunk file") from None
-    except IsADirectoryError:
-        raise ChunkError(f"{p}: is a directory, not a chunk file") from None
-    except OSError as exc:
-        raise ChunkError(f"{p}: cannot read ({exc.strerror})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ChunkError(f"{p}: line {line}: not valid UTF-8") from None
+    text = read_utf8(p, error=ChunkError, what="chunk file", limit=MAX_CHUNK_BYTES)
     records: list[tuple[int, Any]] = []
     if text.lstrip().startswith("["):
         try:
