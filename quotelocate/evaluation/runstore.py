@@ -451,35 +451,35 @@ class RunStore:
         current = self.info(rid)
         info = _info(current["name"] if name is None else name, current["notes"] if notes is None else notes,
                      current["tags"] if tags is None else tags, self.path)
-        con = self._connect()
-        try:
-            con.execute("BEGIN IMMEDIATE")
-            con.execute("INSERT INTO run_info (run_id, name, notes, tags) VALUES (?, ?, ?, ?) "
-                        "ON CONFLICT(run_id) DO UPDATE SET name = excluded.name, notes = excluded.notes, "
-                        "tags = excluded.tags", (rid, *info))
-            con.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if con.in_transaction:
-                con.execute("ROLLBACK")
-            raise self._fail(exc, f"labelling run {rid}") from None
-        finally:
-            con.close()
+        self._write(f"labelling run {rid}", [
+            ("INSERT INTO run_info (run_id, name, notes, tags) VALUES (?, ?, ?, ?) "
+             "ON CONFLICT(run_id) DO UPDATE SET name = excluded.name, notes = excluded.notes, tags = excluded.tags",
+             (rid, *info)),
+        ])
 
     def delete(self, run_id: int) -> None:
         """Remove a stored run, its verdicts and its label in one transaction."""
         rid = _run_id(run_id, self.path)
         self.info(rid)  # a clear error for a run that is not there
+        self._write(f"deleting run {rid}", [
+            ("DELETE FROM verdicts WHERE run_id = ?", (rid,)),
+            ("DELETE FROM run_info WHERE run_id = ?", (rid,)),
+            ("DELETE FROM runs WHERE id = ?", (rid,)),
+        ])
+
+    def _write(self, what: str, statements: Sequence[tuple[str, tuple]]) -> None:
+        """Run ``statements`` in one ``BEGIN IMMEDIATE`` transaction: all of them or none;
+        a failure is a :class:`RunStoreError` saying ``what`` was being done."""
         con = self._connect()
         try:
             con.execute("BEGIN IMMEDIATE")
-            con.execute("DELETE FROM verdicts WHERE run_id = ?", (rid,))
-            con.execute("DELETE FROM run_info WHERE run_id = ?", (rid,))
-            con.execute("DELETE FROM runs WHERE id = ?", (rid,))
+            for sql, params in statements:
+                con.execute(sql, params)
             con.execute("COMMIT")
         except sqlite3.Error as exc:
             if con.in_transaction:
                 con.execute("ROLLBACK")
-            raise self._fail(exc, f"deleting run {rid}") from None
+            raise self._fail(exc, what) from None
         finally:
             con.close()
 
@@ -493,18 +493,10 @@ class RunStore:
             raise RunStoreError(f"{self.path}: review time {seconds!r} s is not a duration")
         row = (_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), str(set_name), str(paper_sha256),
                str(quote_id), int(bool(anchor_shown)), float(seconds), decision)
-        con = self._connect()
-        try:
-            con.execute("BEGIN IMMEDIATE")
-            con.execute("INSERT INTO review_times (recorded, set_name, paper_sha256, quote_id, anchor_shown, "
-                        "seconds, decision) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
-            con.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if con.in_transaction:
-                con.execute("ROLLBACK")
-            raise self._fail(exc, "recording a review time") from None
-        finally:
-            con.close()
+        self._write("recording a review time", [
+            ("INSERT INTO review_times (recorded, set_name, paper_sha256, quote_id, anchor_shown, seconds, decision) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?)", row),
+        ])
 
     def review_times(self) -> pd.DataFrame:
         """Every recorded review decision: recorded, set_name, paper_sha256, quote_id,
