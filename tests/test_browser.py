@@ -136,6 +136,22 @@ def shoot(pg, name: str) -> Path:
     return path
 
 
+def download(page, button, target):
+    """Click ``button`` and save the download at ``target``; once more if the first click
+    landed during a rerun, on a button that was being replaced."""
+    for attempt in (1, 2):
+        try:
+            with page.expect_download(timeout=60_000) as info:
+                button.click()
+            info.value.save_as(target)
+            return target
+        except sync_api.TimeoutError:
+            if attempt == 2:
+                raise
+            settle(page)
+    return target
+
+
 def test_toggle_changes_rates_and_every_view_renders(server, page):
     expect = sync_api.expect
     page.goto(server)
@@ -229,17 +245,7 @@ def test_injected_quote_text_is_literal_and_report_is_offline(server, page, tmp_
     button = page.get_by_role("button", name="Download report (HTML)")
     button.wait_for(timeout=60_000)
     settle(page)  # a click during a rerun can land on a button that is being replaced
-    target = tmp_path / "report.html"
-    for attempt in (1, 2):
-        try:
-            with page.expect_download(timeout=60_000) as info:
-                button.click()
-            info.value.save_as(target)
-            break
-        except sync_api.TimeoutError:
-            if attempt == 2:
-                raise
-            settle(page)
+    target = download(page, button, tmp_path / "report.html")
     text = target.read_text(encoding="utf-8")
     assert "<script" not in text and "<svg" in text
     offline = page.context.browser.new_context(offline=True)
@@ -315,17 +321,7 @@ def test_two_named_runs_give_an_offline_before_after_report(server, page, tmp_pa
     expect(page.get_by_text("The runs have one config each, paired", exact=False).first).to_be_visible(timeout=60_000)
     expect(page.get_by_text("Verdicts that flipped", exact=False).first).to_be_visible(timeout=60_000)
     button = page.get_by_role("button", name="Download the before/after report (HTML)")
-    target = tmp_path / "change.html"
-    for attempt in (1, 2):
-        try:
-            with page.expect_download(timeout=60_000) as info:
-                button.click()
-            info.value.save_as(target)
-            break
-        except sync_api.TimeoutError:
-            if attempt == 2:
-                raise
-            settle(page)
+    target = download(page, button, tmp_path / "change.html")
     text = target.read_text(encoding="utf-8")
     assert "<script" not in text and "before: recommended → after: no whitespace rule" in text
     assert "paired: recommended (before: recommended) with current (after: no whitespace rule)" in text
