@@ -580,7 +580,7 @@ class Locator:
             return False
         original = self.document.text
         s, e = starts[a], ends[b - 1]
-        if not (original[max(s - 1, 0) : s + 1].isascii() and original[max(e - 1, 0) : e + 1].isascii()) and (
+        if not (_plain_ascii_boundary(original, s) and _plain_ascii_boundary(original, e)) and (
             not cluster_boundary(original, s) or not cluster_boundary(original, e)
         ):
             return False
@@ -729,6 +729,14 @@ def marker_key(text: str) -> str:
     """A marker's content compared between quote and document: superscript digits as
     digits, any dash as "-", no brackets or spaces ("[1\u20133]", "\u00b9-\u00b3" and "1-3" agree)."""
     return "".join(text.translate(_MARKER_FOLD).replace("[", "").replace("]", "").split())
+
+
+def _plain_ascii_boundary(text: str, pos: int) -> bool:
+    """True when ``pos`` sits between two ASCII characters that are not the one ASCII
+    grapheme cluster, CR LF: such a position is always a cluster boundary, so the
+    hot path can skip the full check."""
+    pair = text[max(pos - 1, 0) : pos + 1]
+    return pair.isascii() and pair != "\r\n"
 
 
 def _word_char(ch: str) -> bool:

@@ -53,3 +53,15 @@ def test_the_cases_hand_written_rules_missed():
     assert not cluster_boundary("\u0e01\u0e33", 1)  # before SARA AM (a SpacingMark, category Lo)
     assert not cluster_boundary("\u0600\u0661", 1)  # after a Prepend character
     assert cluster_boundary("ab", 1) and not cluster_boundary("\r\n", 1)
+
+
+def test_a_quote_never_ends_between_cr_and_lf():
+    """CR LF is one grapheme cluster even though both halves are ASCII: a quote that
+    stops after the CR ends inside it, so it is not accepted, while the same quote
+    without the dangling CR is."""
+    from quotelocate import Document, locate, preset
+
+    doc = Document.from_text("the model reached 28.4 on the test\r\nthe next line")
+    exact = preset("exact")
+    assert not locate(doc, "the model reached 28.4 on the test\r", exact).accepted
+    assert locate(doc, "the model reached 28.4 on the test", exact).status == "exact"
