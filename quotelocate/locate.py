@@ -47,6 +47,7 @@ from .normalize import (
     flag_names,
     is_word_char,
     normalize_quote,
+    suspended_quote_reading,
     normalize_text,
     preset,
     word_count,
@@ -228,6 +229,12 @@ class Locator:
             )  # fmt: skip
 
         occurrences = self._find(q)
+        if not occurrences and self.rules.suspended_hyphens:
+            other = suspended_quote_reading(quote, self.rules)
+            if other is not None:
+                found = self._find(other[0])
+                if found:
+                    (q, qflags), occurrences = other, found
         if not occurrences and self._markers and _QUOTE_MARKER.search(q):
             occurrences = self._find_marked(q)
         if not occurrences and self.rules.ellipsis == "fragments" and _ELLIPSIS_RE.search(q):

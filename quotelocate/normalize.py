@@ -312,6 +312,9 @@ class Context:
     furniture_spans: tuple[tuple[int, int], ...] = ()
     marker_spans: tuple[tuple[int, int], ...] = ()  # raised markers, in document text offsets
     is_quote: bool = False
+    # read every line-end hyphen before a connector as suspended, evidence or not: the
+    # evidence may lie past the end of a quote cut from the middle of the passage
+    assume_suspended: bool = False
 
 
 Edit = tuple[int, int, str, int]  # start, end, replacement, flag
@@ -745,19 +748,44 @@ def rule_quotes(text: str, rules: Rules, ctx: Context) -> list[Edit]:
 
 
 # A line-end hyphen before a connector: "pre-\nand post-", "first-\n, second-"
-_SUSPENDED_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010])([ \t\r]*\n\s*)(?:(?:and|or|to|nor)(?=\s)|(?=,))")
+_SUSPENDED_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010])([ \t\r]*\n\s*)(?:(?:and|or|to|nor)(?=\s|\Z)|(?=,))")
 # ... and the hyphenated word that must follow within three words: "post-training", "mid-,"
 _LATER_COMPOUND = re.compile(rf",?(?:\s+[^\s,.;:]+,?){{0,2}}?\s+[^\s,.;:]*{_LETTER}[-\u2010](?:{_LETTER}|[\s,])")
 
 
-def suspended_breaks(text: str) -> list[tuple[int, int]]:
+def suspended_breaks(text: str, *, evidence: bool = True) -> list[tuple[int, int]]:
     """``(hyphen, break end)`` of every line-end hyphen in ``text`` read as a suspended
     hyphen: the next line starts with "and", "or", "to", "nor" or "," and a hyphenated
     word follows within three words ("pre-\\nand post-training", "first-\\n, second-").
     The evidence must lie in ``text``: a quote that stops before it reads the break as
-    an ordinary line-end hyphen."""
+    an ordinary line-end hyphen, unless ``evidence=False`` (every such break)."""
     return [(m.start(), m.end(2)) for m in _SUSPENDED_BREAK.finditer(text)
-            if _LATER_COMPOUND.match(text, m.end(), m.end() + 80)]
+            if not evidence or _LATER_COMPOUND.match(text, m.end(), m.end() + 80)]
+
+
+def suspended_quote_reading(quote: str, rules: Rules) -> tuple[str, int] | None:
+    """The quote normalized with every line-end hyphen before a connector read as
+    suspended, or None when that is no other reading than :func:`normalize_quote`'s.
+
+    A quote that copies ``pre-\\nand`` and stops before "post-training" has no evidence
+    of its own, while the document, which has it, reads the break as ``pre- and``. The
+    locator tries this reading when the ordinary one is not found; it matches only where
+    the document read the same break the same way, so it accepts nothing the paper does
+    not say."""
+    if not rules.suspended_hyphens or not _enabled(rules, "hyphenation") or "\n" not in quote:
+        return None
+    if "-" not in quote and "\u2010" not in quote:
+        return None
+    text, used = quote, 0
+    for fn in _quote_rules(rules):
+        edits = fn(text, rules, _QUOTE_SUSPENDED_CTX)
+        if edits:
+            text = _apply_text(text, edits)
+            for edit in edits:
+                used |= edit[3]
+    if not used & SUSPENDED or text == normalize_quote(quote, rules)[0]:
+        return None
+    return text, used & ~OPTIONAL
 
 
 def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
@@ -769,7 +797,7 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if rules.suspended_hyphens:
         # A suspended hyphen ("pre-\nand post-training"): the hyphen stays, the break
         # becomes one space (nothing before a comma). "cost-\nto-benefit" is not one.
-        for at, brk in suspended_breaks(text):
+        for at, brk in suspended_breaks(text, evidence=not ctx.assume_suspended):
             suspended.add(at)
             edits.append((at, at + 1, text[at], SUSPENDED))
             edits.append((at + 1, brk, "" if text[brk : brk + 1] == "," else " ", SUSPENDED))
@@ -846,6 +874,7 @@ def normalize(text: str, rules: Rules, *, context: Context | None = None, base: 
 
 
 _QUOTE_CTX = Context(is_quote=True)
+_QUOTE_SUSPENDED_CTX = Context(is_quote=True, assume_suspended=True)
 
 
 @functools.lru_cache(maxsize=64)

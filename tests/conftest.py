@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from quotelocate import Document, Locator, preset
 from quotelocate.data.papers import find_paper
@@ -16,6 +17,13 @@ REPO = Path(__file__).resolve().parent.parent
 os.environ.setdefault("QUOTELOCATE_PAPERS", str(REPO.parent / "shared" / "papers"))
 # commands that keep an extraction cache keep it in a folder of this test run, not the user's
 os.environ.setdefault("QUOTELOCATE_CACHE", tempfile.mkdtemp(prefix="quotelocate-test-cache-"))
+
+# Property tests draw fresh examples on every developer run, which is how they find new
+# bugs. A merge gate must give the same answer for the same commit, so CI loads the
+# "ci" profile (HYPOTHESIS_PROFILE=ci): the same examples every run. Open-ended search
+# is `make fuzz`'s job and a developer's `make test`.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def paper_path(name: str) -> Path:
