@@ -26,11 +26,11 @@ import pandas as pd
 import streamlit as st
 
 from quotelocate.evaluation import change_report, report
-from quotelocate.evaluation.formatting import format_rate
+from quotelocate.evaluation.formatting import format_rate, paper_table
 from quotelocate.interface import workbench
 from quotelocate.chunks import Chunking
 from quotelocate.data import editing
-from quotelocate.data.quoteset import BUNDLED_SETS, FABRICATED_TAGS, FAITHFUL_TAGS, Quote, QuoteSet, fetch, load_quote_set
+from quotelocate.data.quoteset import BUNDLED_SETS, FABRICATED_TAGS, FAITHFUL_TAGS, Quote, QuoteSet, fetch_all, load_quote_set
 from quotelocate.document import render_page_png
 from quotelocate.interface import overlay
 from quotelocate.errors import PaperNotFoundError, QuotelocateError
@@ -48,15 +48,17 @@ SETS = (*BUNDLED_SETS, UPLOAD)
 DEFAULT_RULES = PRESETS["recommended"]
 RULE_FIELDS = tuple(f.name for f in fields(Rules))
 SCOPES = ("group", "chunk", "document")
+ALL_PAPERS = "all papers"
+ONE_PAPER_VIEWS = ("Inspect", "Playground")  # views that show one paper's pages
 OVERLAY_HELP = {"help": "Outline every text line in the colour of its flow (body, footnote, caption, float, "
                         "furniture, hidden) and number it in the order the layout reader reads it."}
 COMPARE_MODES = ("every preset", "presets and recommended minus one rule", "one rule varied")
 DEFAULT_SAVINGS = SavingsAssumptions()
 SAVINGS_KEYS = ("rerun_s", "review_anchor_s", "review_no_anchor_s", "baseline", "target_pct", "fab_share_pct")
-BOUND_KEYS = ("view", "set", "preset", *RULE_FIELDS, "scope", "chunk_size", "chunk_overlap", "group_size",
+BOUND_KEYS = ("view", "set", "paper", "preset", *RULE_FIELDS, "scope", "chunk_size", "chunk_overlap", "group_size",
               "repeats", "cmp_mode", "cmp_rule", "flip_a", "flip_b", "quote", "only", *SAVINGS_KEYS)
 DEFAULTS = {  # what each URL-bound widget shows when its parameter is absent
-    "view": VIEWS[0], "set": SETS[0], "preset": "recommended", **DEFAULT_RULES.to_dict(), "scope": SCOPES[0],
+    "view": VIEWS[0], "set": SETS[0], "paper": ALL_PAPERS, "preset": "recommended", **DEFAULT_RULES.to_dict(), "scope": SCOPES[0],
     "repeats": 1, "cmp_mode": COMPARE_MODES[0], "cmp_rule": "quotes", "only": "all",
     "rerun_s": DEFAULT_SAVINGS.rerun_seconds, "review_anchor_s": DEFAULT_SAVINGS.review_seconds_with_anchor,
     "review_no_anchor_s": DEFAULT_SAVINGS.review_seconds_without_anchor, "baseline": DEFAULT_SAVINGS.baseline,
@@ -330,6 +332,20 @@ def resolve_quote_set(choices: dict[str, Any]) -> QuoteSet | None:
     return quote_set
 
 
+def narrow_to_paper(quote_set: QuoteSet) -> QuoteSet:
+    """A set of several papers gets a *Paper* choice in the sidebar (bound to the URL):
+    every view then shows the whole set or just the paper picked."""
+    if not quote_set.multi_paper:
+        return quote_set
+    options = (ALL_PAPERS, *quote_set.paper_ids)
+    if st.session_state.get("paper") not in options:
+        st.session_state["paper"] = ALL_PAPERS  # a shared link to a paper this set does not have
+    pick = st.sidebar.selectbox("Paper", options, key="paper", bind="query-params",
+                                help="The set spans several papers: evaluate them all, or narrow every view "
+                                     "to one (the command line's --paper).")
+    return quote_set if pick == ALL_PAPERS else quote_set.for_paper(pick)
+
+
 def render_missing_paper(name: str, detail: str) -> None:
     show_error("The pinned paper of this quote set is not on the papers search path.", detail)
     if name == UPLOAD:
@@ -338,13 +354,13 @@ def render_missing_paper(name: str, detail: str) -> None:
     if st.button("Fetch the paper", key="fetch", help="Downloads it from the URL in the quote set and checks its sha256."):
         try:
             with st.spinner("Downloading…"):
-                fetched = fetch(name)
+                fetched = fetch_all(name)  # every paper of the set, each checked against its pin
         except QuotelocateError as exc:
             show_error("The download failed.", str(exc))
             return
         load_bundled.clear()
         st.success("Downloaded and checked against the pin.")
-        for w in fetched.warnings:
+        for w in (w for f in fetched for w in f.warnings):
             st.code(w, language=None, wrap_lines=True)
         st.rerun()
 
@@ -354,11 +370,15 @@ def render_missing_paper(name: str, detail: str) -> None:
 
 
 def render_set_header(quote_set: QuoteSet, rules: Rules) -> None:
-    doc = quote_set.document()
-    st.caption(
-        f"Set **{quote_set.name}** · {len(quote_set.faithful)} faithful + {len(quote_set.fabricated)} fabricated "
-        f"quotes · paper sha256 `{doc.sha256[:16]}…` · {len(doc.pages)} pages · rules `{rules.fingerprint}`"
-    )
+    counts = f"{len(quote_set.faithful)} faithful + {len(quote_set.fabricated)} fabricated quotes"
+    if quote_set.multi_paper:
+        pages = sum(len(part.document().pages) for part in quote_set.parts)
+        st.caption(f"Set **{quote_set.name}** · {counts} · {len(quote_set.parts)} papers · {pages} pages · "
+                   f"rules `{rules.fingerprint}`")
+    else:
+        doc = quote_set.document()
+        st.caption(f"Set **{quote_set.name}** · {counts} · paper sha256 `{doc.sha256[:16]}…` · "
+                   f"{len(doc.pages)} pages · rules `{rules.fingerprint}`")
     for warning in quote_set.warnings:
         st.warning("The quote set loaded with a warning:")
         st.code(warning, language=None, wrap_lines=True)
@@ -588,6 +608,9 @@ def evaluate_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     metrics = ev.metrics.loc[ev.metrics["config"] == name].iloc[0]
     render_evaluate(metrics, ev.by_tag.loc[ev.by_tag["config"] == name], rules, cause_table(ev.verdicts, name),
                     ev.verdicts.loc[ev.verdicts["config"] == name])
+    if quote_set.multi_paper:
+        st.markdown("**Per paper** (pick one under *Paper* in the sidebar to narrow every view to it)")
+        st.dataframe(paper_table(ev.by_paper.loc[ev.by_paper["config"] == name]), hide_index=True, width="stretch")
     if st.button("Save this evaluation to the run store", key="save_eval"):
         save_run(ev)
 
@@ -815,7 +838,8 @@ def savings_assumptions() -> SavingsAssumptions:
 def savings_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     rules = choices["rules"]
     try:
-        measured = measured_review(run_store().review_times(), paper_sha256=quote_set.document().sha256)
+        measured = None if quote_set.multi_paper else measured_review(
+            run_store().review_times(), paper_sha256=quote_set.document().sha256)
     except QuotelocateError as exc:
         show_error("The run store cannot be read; using the typed-in review times.", str(exc))
         measured = None
@@ -974,15 +998,19 @@ def main() -> None:
     st.title("quotelocate workbench")
     quote_set = resolve_quote_set(choices)
     if quote_set is not None:
+        quote_set = narrow_to_paper(quote_set)
         render_set_header(quote_set, choices["rules"])
     tabs = st.tabs(VIEWS, key="view", bind="query-params")
     controllers = (evaluate_view, compare_view, inspect_view, playground_view, savings_view, share_view, runs_view)
-    for tab, controller in zip(tabs, controllers):
+    for view, tab, controller in zip(VIEWS, tabs, controllers):
         if not tab.open:
             continue
         with tab:
             if quote_set is None and controller is not runs_view:
                 st.info("Choose a quote set that loads to see this view.")
+                continue
+            if quote_set is not None and quote_set.multi_paper and view in ONE_PAPER_VIEWS:
+                st.info(f"{view} shows one paper's pages: pick the paper under *Paper* in the sidebar.")
                 continue
             try:
                 controller(quote_set, choices)

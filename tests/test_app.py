@@ -463,13 +463,13 @@ def test_missing_pinned_paper_offers_a_fetch(tmp_path, monkeypatch):
 
     import quotelocate.data.quoteset as dataset
 
-    def fake_fetch(name, **_):  # no network in tests: "download" from the shared folder
+    def fake_fetch_all(name, **_):  # no network in tests: "download" from the shared folder
         target = tmp_path / "cache" / "quotelocate" / "papers"
         target.mkdir(parents=True, exist_ok=True)
         shutil.copy(source, target / source.name)
-        return dataset.Fetched(path=target / source.name, sha256="")
+        return (dataset.Fetched(path=target / source.name, sha256=""),)
 
-    monkeypatch.setattr(dataset, "fetch", fake_fetch)
+    monkeypatch.setattr(dataset, "fetch_all", fake_fetch_all)
     at.button(key="fetch").click().run()
     ok(at)
     assert not at.error and metric(at, "False-reject rate")
@@ -538,3 +538,24 @@ def test_old_upload_folders_are_pruned(tmp_path):
     os.utime(other, (day_ago, day_ago))
     assert workbench.prune_upload_folders(tmp_path) == [old]
     assert not old.exists() and new.exists() and other.exists()
+
+
+def test_a_set_of_several_papers_breaks_down_per_paper_and_narrows_to_one():
+    at = ok(app(set="real-corpus"))
+    assert "10 papers" in " ".join(c.value for c in at.caption)
+    assert at.selectbox(key="paper").value == "all papers"
+    table = next(df.value for df in at.dataframe if "paper" in df.value.columns)
+    assert table["paper"].nunique() == 10
+    # Inspect needs one paper's pages: it says how to pick one
+    view(at, "Inspect")
+    assert any("pick the paper" in i.value for i in at.info)
+    at.selectbox(key="paper").set_value("pldi2009_tracemonkey").run()
+    ok(at)
+    assert not any("pick the paper" in i.value for i in at.info)
+    assert "paper sha256" in " ".join(c.value for c in at.caption)
+    # a shared link names the paper, and one that names no paper of the set falls back to all
+    linked = ok(app(set="real-corpus", paper="pldi2009_tracemonkey", view="Inspect"))
+    assert linked.selectbox(key="paper").value == "pldi2009_tracemonkey"
+    assert not any("pick the paper" in i.value for i in linked.info)
+    stale = ok(app(set="real-corpus", paper="no-such-paper"))
+    assert stale.selectbox(key="paper").value == "all papers"

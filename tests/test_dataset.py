@@ -315,8 +315,9 @@ def test_name_resolution(tmp_path, monkeypatch):
 
 
 def test_bundled_names_map_to_files():
-    assert set(BUNDLED_SETS) == {"synthetic", "attention-v7", "attention-v5"}
+    assert set(BUNDLED_SETS) == {"synthetic", "attention-v7", "attention-v5", "real-corpus"}
     assert BUNDLED_SETS["synthetic"] == "synthetic/synthetic.yaml"
+    assert BUNDLED_SETS["real-corpus"] == "real-corpus"  # a folder of one-paper sets
 
 
 # ---------------------------------------------------------------------------------------
@@ -425,16 +426,17 @@ def test_fetch_needs_a_url(tmp_path):
 @pytest.mark.parametrize("name", sorted(BUNDLED_SETS))
 def test_bundled_set_loads_and_anchors_verify(name):
     qs = load_quote_set(name)
-    doc = qs.document()
     assert qs.name == name
     assert qs.faithful and qs.fabricated
-    for quote in qs.faithful:
-        a = quote.anchor
-        assert doc.text[a.start : a.end] == a.text, quote.id
-        assert doc.page_at(a.start) == a.page, quote.id
-    for quote in qs.quotes:
-        if quote.cited_chunk is not None:
-            assert 0 <= quote.cited_chunk < len(qs.chunks), quote.id
+    for part in qs.parts:
+        doc = part.document()
+        for quote in part.faithful:
+            a = quote.anchor
+            assert doc.text[a.start : a.end] == a.text, quote.id
+            assert doc.page_at(a.start) == a.page, quote.id
+        for quote in part.quotes:
+            if quote.cited_chunk is not None:
+                assert 0 <= quote.cited_chunk < len(part.chunks), quote.id
 
 
 def test_fetch_finds_a_pinned_copy_on_the_search_path_without_downloading(monkeypatch, tmp_path):

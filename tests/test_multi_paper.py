@@ -302,3 +302,95 @@ def test_cli_eval_paper_filter(pair_path):
     assert [r["paper"] for r in data["by_paper"]] == ["v5"]
     code, out, err = run_cli("eval", str(pair_path), "--paper", "v6", "--no-store")
     assert code == 2 and "no paper 'v6' in this set (papers: v7, v5)" in err
+
+
+# -- a folder of sets --------------------------------------------------------------------
+
+
+def one_paper_set(folder: Path, stem: str, text: str, quote_id: str, words: str) -> Path:
+    """A format 1 set over the text file ``papers/<stem>.txt`` with one faithful quote."""
+    pdir = folder / "papers"
+    pdir.mkdir(parents=True, exist_ok=True)
+    (pdir / f"{stem}.txt").write_text(text, encoding="utf-8")
+    sha = hashlib.sha256(text.encode()).hexdigest()
+    start = text.index(words)
+    body = f"""format: 1
+name: set-{stem}
+paper:
+  file: {stem}.txt
+  sha256: {sha}
+  text: {{extractor: text, extractor_version: '1', flags: 0, sha256: {sha}}}
+quotes:
+  - id: {quote_id}
+    text: {q(words)}
+    label: faithful
+    tags: [plain]
+    anchor: {{page: 1, start: {start}, end: {start + len(words)}, text: {q(words)}}}
+  - id: {quote_id}-fab
+    text: {q(words.replace("sequence", "image"))}
+    label: fabricated
+    tags: [word-swap]
+"""
+    sets = folder / "sets"
+    sets.mkdir(exist_ok=True)
+    path = sets / f"{stem}.yaml"
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def set_folder(tmp_path) -> Path:
+    one_paper_set(tmp_path, "beta", OTHER_TEXT, "b1", "convolutional sequence models")
+    one_paper_set(tmp_path, "alpha", PAPER_TEXT, "a1", "dominant sequence transduction models")
+    return tmp_path / "sets"
+
+
+def test_a_folder_of_sets_is_one_set_of_several_papers(set_folder):
+    from quotelocate.data.quoteset import set_outline
+
+    papers = set_folder.parent / "papers"
+    qs = load_quote_set(set_folder, papers_path=papers)
+    assert qs.multi_paper and qs.paper_ids == ("alpha", "beta")  # file name order
+    assert [q.id for q in qs.quotes] == ["a1", "a1-fab", "b1", "b1-fab"]
+    assert [q.paper for q in qs.quotes] == ["alpha", "alpha", "beta", "beta"]
+    outline = set_outline(set_folder)
+    assert outline.multi_paper and outline.paper_ids == qs.paper_ids and outline.set_hash == qs.set_hash
+    assert outline.quote_ids == tuple(q.id for q in qs.quotes)
+    one = load_quote_set(set_folder, papers_path=papers, paper="beta")
+    assert not one.multi_paper and [q.id for q in one.quotes] == ["b1", "b1-fab"]
+    ev = evaluate(qs, ["recommended"], repeats=1)
+    bp = ev.by_paper[ev.by_paper["config"] == "recommended"]
+    assert list(bp["paper"]) == ["alpha", "beta"] and list(bp["n_fabricated"]) == [1, 1]
+    assert ev.metrics.loc[0, "false_reject"] == 0.0 and ev.metrics.loc[0, "false_accept"] == 0.0
+    # the hash follows the files: editing one changes it
+    path = set_folder / "beta.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("tags: [word-swap]", "tags: [word-swap, number]"), encoding="utf-8")
+    assert set_outline(set_folder).set_hash != qs.set_hash
+
+
+def test_a_folder_of_sets_refuses_an_id_used_twice_and_names_both_files(set_folder):
+    one_paper_set(set_folder.parent, "gamma", OTHER_TEXT + "More text.\n", "b1", "convolutional sequence models")
+    with pytest.raises(DatasetError) as info:
+        load_quote_set(set_folder, papers_path=set_folder.parent / "papers")
+    msg = str(info.value)
+    assert "gamma.yaml" in msg and "quote 'b1'" in msg and "beta.yaml" in msg, msg
+
+
+def test_a_folder_of_sets_on_the_command_line(set_folder, capsys):
+    papers = set_folder.parent / "papers"
+    code = main(["eval", str(set_folder), "--papers", str(papers), "--preset", "recommended", "--no-store"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "per paper" in out and "alpha" in out and "beta" in out
+    code = main(["eval", str(set_folder), "--papers", str(papers), "--preset", "recommended", "--no-store",
+                 "--paper", "nope"])
+    err = capsys.readouterr().err
+    assert code == 2 and "no paper 'nope'" in err and "alpha, beta" in err, err
+
+
+def test_the_real_corpus_is_a_bundled_folder_of_sets():
+    from quotelocate.data.quoteset import set_outline
+
+    outline = set_outline("real-corpus")  # reads and validates every file, opens no paper
+    assert outline.multi_paper and len(outline.paper_ids) == 10
+    assert len(outline.quote_ids) == len(set(outline.quote_ids)) >= 400

@@ -21,7 +21,7 @@ from quotelocate.interface.cli import main
 from quotelocate.interface.schema_commands import SCHEMA_CHOICES
 from quotelocate.locate import SCOPES, STATUSES, VERDICT_CAUSES
 from quotelocate.normalize import FLAG_NAMES, Rules
-from quotelocate.data.quoteset import BUNDLED_SETS, FABRICATED_TAGS, FAITHFUL_TAGS
+from quotelocate.data.quoteset import BUNDLED_SETS, FABRICATED_TAGS, FAITHFUL_TAGS, READINGS, SPAN_KINDS
 from quotelocate.schema import SCHEMA_NAMES, load_schema
 
 from conftest import paper_path
@@ -123,8 +123,12 @@ def test_broken_records_are_refused(tmp_path):
 
 @pytest.mark.parametrize("set_name", sorted(BUNDLED_SETS))
 def test_bundled_quote_sets_validate(set_name):
-    data = yaml.safe_load((DATASETS / BUNDLED_SETS[set_name]).read_text(encoding="utf-8"))
-    assert errors("quote-set", data) == []
+    target = DATASETS / BUNDLED_SETS[set_name]
+    files = sorted(target.glob("*.yaml")) if target.is_dir() else [target]  # a folder of sets: each file
+    assert files
+    for file in files:
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+        assert errors("quote-set", data) == [], file.name
 
 
 def test_broken_quote_sets_are_refused():
@@ -161,6 +165,9 @@ def test_schema_enums_are_the_packages_own():
     assert set(config["required"]) <= set(Rules().to_dict())
     qs = load_schema("quote-set")["$defs"]
     assert tuple(qs["faithfulTag"]["enum"]) == FAITHFUL_TAGS and tuple(qs["fabricatedTag"]["enum"]) == FABRICATED_TAGS
+    allow = qs["quote"]["properties"]["allow"]["properties"]
+    assert tuple(allow["spans"]["items"]["properties"]["kind"]["enum"]) == SPAN_KINDS
+    assert tuple(allow["readings"]["items"]["enum"]) == READINGS
     assert SCHEMA_CHOICES == SCHEMA_NAMES
 
 

@@ -43,7 +43,7 @@ import re
 import tempfile
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
@@ -80,8 +80,10 @@ BUNDLED_SETS: dict[str, str] = {
     "synthetic": "synthetic/synthetic.yaml",
     "attention-v7": "attention-v7.yaml",
     "attention-v5": "attention-v5.yaml",
+    "real-corpus": "real-corpus",
 }
-"""Bundled set names and their files, relative to ``datasets/``."""
+"""Bundled set names and their files (or folders: see :func:`load_quote_set`), relative
+to ``datasets/``."""
 
 LABELS = ("faithful", "fabricated")
 
@@ -194,10 +196,6 @@ class Quote:
     @property
     def faithful(self) -> bool:
         return self.label == "faithful"
-
-
-
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -401,46 +399,14 @@ def resolve_set_path(path_or_name: str | os.PathLike) -> Path:
     resolved = candidate.resolve()
     if not resolved.is_relative_to(root):
         raise DatasetError(f"{s!r}: the set name resolves to {resolved}, outside the datasets folder {root}")
-    if not resolved.is_file():
+    if not (resolved.is_file() or (rel == BUNDLED_SETS.get(s) and resolved.is_dir())):
         known = ", ".join(BUNDLED_SETS)
         raise DatasetError(f"{candidate}: no such quote set (bundled sets: {known}; give a path to load another)")
     return candidate
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # ---------------------------------------------------------------------------------------
 # Reading and validating the YAML
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 @dataclass(frozen=True)
@@ -562,10 +528,6 @@ def _read_spec(path_or_name: str | os.PathLike) -> _Spec:
         papers=papers_specs,
         multi=multi,
     )
-
-
-
-
 
 
 def _quote_id_at(raw: Any, path: tuple) -> str | None:
@@ -1019,6 +981,9 @@ def load_quote_set(
     Raises :class:`DatasetError` (naming file, line, quote or paper id and field),
     :class:`PaperNotFoundError` when a paper is not on the search path.
     """
+    folder = _set_folder(path_or_name)
+    if folder is not None:
+        return _load_folder(folder, papers_path=papers_path, document=document, paper=paper, cache=cache)
     spec = _read_spec(path_or_name)
     chosen = list(spec.papers)
     if paper is not None:
@@ -1067,6 +1032,17 @@ class SetOutline:
 
 def set_outline(path_or_name: str | os.PathLike) -> SetOutline:
     """The :class:`SetOutline` of a set (:class:`DatasetError` as :func:`load_quote_set`)."""
+    folder = _set_folder(path_or_name)
+    if folder is not None:
+        specs = _folder_specs(folder)
+        return SetOutline(
+            name=_folder_name(folder),
+            path=folder.resolve(),
+            set_hash=_folder_hash(specs),
+            paper_ids=tuple(_spec_paper_id(ps) for spec in specs for ps in spec.papers),
+            quote_ids=tuple(q.id for spec in specs for q in spec.quotes),
+            multi_paper=True,
+        )
     spec = _read_spec(path_or_name)
     return SetOutline(
         name=spec.name,
@@ -1075,6 +1051,91 @@ def set_outline(path_or_name: str | os.PathLike) -> SetOutline:
         paper_ids=tuple(_spec_paper_id(ps) for ps in spec.papers),
         quote_ids=tuple(q.id for q in spec.quotes),
         multi_paper=spec.multi,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# A folder of sets is one set of several papers
+
+
+def _set_folder(path_or_name: str | os.PathLike) -> Path | None:
+    """The folder when ``path_or_name`` names a folder of sets, else None."""
+    path = resolve_set_path(path_or_name)
+    return path if path.is_dir() else None
+
+
+def _folder_name(folder: Path) -> str:
+    name = folder.resolve().name.lower()
+    return name if _NAME.match(name) else "folder"
+
+
+def _folder_specs(folder: Path) -> list[_Spec]:
+    """Every ``*.yaml`` set in ``folder`` (not its subfolders), read and validated, in
+    file name order; a paper or quote id used twice across the files is an error that
+    names both files."""
+    files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+    if not files:
+        raise DatasetError(f"{folder}: a folder of quote sets holds no .yaml file")
+    specs = [_read_spec(f) for f in files]
+    papers_seen: dict[str, Path] = {}
+    quotes_seen: dict[str, Path] = {}
+    for spec in specs:
+        for ps in spec.papers:
+            pid = _spec_paper_id(ps)
+            if pid in papers_seen:
+                raise DatasetError(f"{spec.source}: paper {pid!r} is already in {papers_seen[pid]} of the same folder")
+            papers_seen[pid] = spec.path
+        for q in spec.quotes:
+            if q.id in quotes_seen:
+                raise DatasetError(
+                    f"{spec.source}: quote {q.id!r}: the id is already used in {quotes_seen[q.id]} of the same folder"
+                )
+            quotes_seen[q.id] = spec.path
+    return specs
+
+
+def _folder_hash(specs: Sequence[_Spec]) -> str:
+    h = hashlib.sha256()
+    for spec in specs:
+        h.update(spec.path.name.encode() + b"\0" + hashlib.sha256(spec.data).digest())
+    return h.hexdigest()
+
+
+def _load_folder(
+    folder: Path,
+    *,
+    papers_path: str | os.PathLike | Sequence[str | os.PathLike] | None,
+    document: Document | None,
+    paper: str | None,
+    cache: "ExtractionCache | None",
+) -> QuoteSet:
+    """A folder of sets as one set of several papers: each file keeps its own pins,
+    chunking and checks; the papers are in file name order, and every quote names its
+    paper (a one-paper file's paper is known by its file name without extension)."""
+    specs = _folder_specs(folder)
+    owners = {_spec_paper_id(ps): spec for spec in specs for ps in spec.papers}
+    if paper is not None:
+        if paper not in owners:
+            raise DatasetError(f"{folder}: no paper {paper!r} in this folder of sets (papers: {', '.join(owners)})")
+        return load_quote_set(owners[paper].path, papers_path=papers_path, document=document, paper=paper, cache=cache)
+    if document is not None:
+        raise DatasetError(
+            f"{folder}: the folder's sets span {len(owners)} papers; an open document stands for one of them: name it with paper=ID"
+        )
+    parts = tuple(
+        part
+        for spec in specs
+        for part in load_quote_set(spec.path, papers_path=papers_path, cache=cache).parts
+    )
+    quotes = tuple(replace(q, paper=part.paper_id) for part in parts for q in part.quotes)
+    return QuoteSet(
+        name=_folder_name(folder),
+        quotes=quotes,
+        description=f"the {len(specs)} sets of {folder.name}/, one set of {len(parts)} papers",
+        path=folder,
+        set_hash=_folder_hash(specs),
+        warnings=tuple(dict.fromkeys(w for part in parts for w in part.warnings)),
+        paper_sets=parts,
     )
 
 
@@ -1175,15 +1236,18 @@ def fetch(
     :func:`fetch_all` for every paper. Raises :class:`FetchError`.
     """
     try:
-        spec = _read_spec(name_or_path)
+        folder = _set_folder(name_or_path)
+        specs = _folder_specs(folder) if folder is not None else [_read_spec(name_or_path)]
     except DatasetError as exc:
         raise FetchError(str(exc)) from None
-    ids = [_spec_paper_id(p) for p in spec.papers]
-    if paper is None and len(spec.papers) > 1:
-        raise FetchError(f"{spec.source}: the set spans {len(ids)} papers ({', '.join(ids)}); name one, or fetch them all")
+    where = str(folder) if folder is not None else specs[0].source
+    listed = [(spec, ps) for spec in specs for ps in spec.papers]
+    ids = [_spec_paper_id(ps) for _, ps in listed]
+    if paper is None and len(listed) > 1:
+        raise FetchError(f"{where}: the set spans {len(ids)} papers ({', '.join(ids)}); name one, or fetch them all")
     if paper is not None and paper not in ids:
-        raise FetchError(f"{spec.source}: no paper {paper!r} in this set (papers: {', '.join(ids)})")
-    chosen = spec.papers[ids.index(paper)] if paper is not None else spec.papers[0]
+        raise FetchError(f"{where}: no paper {paper!r} in this set (papers: {', '.join(ids)})")
+    spec, chosen = listed[ids.index(paper)] if paper is not None else listed[0]
     return _fetch_paper(spec, chosen, dest=dest, opener=opener, timeout=timeout)
 
 
@@ -1194,12 +1258,16 @@ def fetch_all(
     opener: Callable[..., Any] = urllib.request.urlopen,
     timeout: float = 60.0,
 ) -> tuple[Fetched, ...]:
-    """:func:`fetch` for every paper of the set, in the order the set lists them."""
+    """:func:`fetch` for every paper of the set, in the order the set lists them (a
+    folder of sets: every paper of every file, in file name order)."""
     try:
-        spec = _read_spec(name_or_path)
+        folder = _set_folder(name_or_path)
+        specs = _folder_specs(folder) if folder is not None else [_read_spec(name_or_path)]
     except DatasetError as exc:
         raise FetchError(str(exc)) from None
-    return tuple(_fetch_paper(spec, ps, dest=dest, opener=opener, timeout=timeout) for ps in spec.papers)
+    return tuple(
+        _fetch_paper(spec, ps, dest=dest, opener=opener, timeout=timeout) for spec in specs for ps in spec.papers
+    )
 
 
 def _fetch_paper(
