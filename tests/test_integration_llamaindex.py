@@ -144,3 +144,106 @@ def test_a_path_or_paper_name_opens_the_document():
     assert ev.locator.document.name.endswith("1706.03762v7.pdf")
     assert asyncio.run(ev.aevaluate(response=f'"{ABSTRACT_LINE}"')).passing is True
     assert asyncio.run(ev.aevaluate(response=f'"{ABSTRACT}"')).passing is False  # a line break "exact" does not fold
+
+
+# -- chunks cut the way a LlamaIndex pipeline cuts them ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def splitter_chunks(v7, tmp_path_factory):
+    """The chunker's output with an empty TIKTOKEN_CACHE_DIR and no network: its tokenizer
+    must come from llama-index-core's own copy."""
+    import socket
+
+    from quotelocate.integrations.llamaindex import sentence_splitter_chunks
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"network access while chunking: {args[:2]}")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path_factory.mktemp("empty-tiktoken-cache")))
+        mp.setattr(socket.socket, "connect", refuse)
+        mp.setattr(socket, "create_connection", refuse)
+        mp.setattr(socket, "getaddrinfo", refuse)
+        return sentence_splitter_chunks(v7, chunk_size=512, chunk_overlap=64)
+
+
+def test_sentence_splitter_chunks_are_the_pipelines_own(v7, splitter_chunks, monkeypatch):
+    """Same boundaries as SentenceSplitter(512, 64) with its default tokenizer over one
+    document per page, every chunk placed on the paper by its offsets."""
+    monkeypatch.delenv("TIKTOKEN_CACHE_DIR", raising=False)  # llama-index then uses its bundled copy
+    pages = [LlamaDocument(text=v7.text[p.start : p.end], metadata={"page_label": str(p.number)}) for p in v7.pages]
+    nodes = SentenceSplitter(chunk_size=512, chunk_overlap=64).get_nodes_from_documents(pages)
+    placed = splitter_chunks
+    assert not placed.errors and placed.exact == len(placed.chunks) == len(nodes) > 20
+    assert [v7.text[c.start : c.end] for c in placed.chunks] == [n.get_content() for n in nodes]
+    assert all(v7.pages_for(c.start, c.end) == (int(n.metadata["page_label"]),) for c, n in zip(placed.chunks, nodes))
+
+
+def test_sentence_splitter_chunks_as_cited_chunks_keep_the_rates(splitter_chunks):
+    """A faithful quote cites the pipeline chunk that holds most of its anchor, a
+    fabricated one the pipeline chunk that best covers the chunk it cites in the set:
+    what the model would have been shown. With groups of 8 the false-reject rate stays
+    within 2 points of quotelocate's own chunking and nothing fabricated is accepted.
+
+    Labels are relative to the material shown, so a quote is left out where the
+    pipeline's fixed groups show something else: a faithful quote that runs past the
+    group of its chunk (the model could not have copied it from that group), and a real
+    sentence labelled fabricated because the set's chunk did not show it, which the
+    pipeline's larger group does show."""
+    from quotelocate import Chunking, Locator, preset
+    from quotelocate.chunks import group_of, group_span
+    from quotelocate.data.quoteset import load_quote_set
+
+    qs = load_quote_set("attention-v7")
+    doc, rules = qs.document(), preset("recommended")
+    own = Locator(doc, rules, chunking=qs.chunking)
+    theirs = Locator(doc, rules, chunking=Chunking(group_size=8), chunks=splitter_chunks.chunks)
+
+    def best(start: int, end: int) -> int:
+        overlap = [max(0, min(end, t.end) - max(start, t.start)) for t in theirs.chunks]
+        return overlap.index(max(overlap))
+
+    def group_holds(chunk: int, start: int, end: int) -> bool:
+        lo, hi = group_span(theirs.chunks, group_of(chunk, 8), 8)
+        return lo <= start and end <= hi
+
+    rows, left_out = [], []
+    for q in (q for q in qs.quotes if q.cited_chunk is not None):
+        if q.faithful:
+            chunk = best(q.anchor.start, q.anchor.end)
+            fits = group_holds(chunk, q.anchor.start, q.anchor.end)
+        else:
+            c = own.chunks[q.cited_chunk]
+            chunk = best(c.start, c.end)
+            fits = "outside-material" not in q.tags or theirs.locate(q.text, cited_chunk=chunk).status == "outside-material"
+        (rows if fits else left_out).append((q, chunk))
+    assert len(rows) > 100 and len(left_out) <= 0.1 * (len(rows) + len(left_out)), [q.id for q, _ in left_out]
+    fr = {"own": 0, "theirs": 0}
+    fa = {"own": 0, "theirs": 0}
+    for q, chunk in rows:
+        for name, loc, cited in (("own", own, q.cited_chunk), ("theirs", theirs, chunk)):
+            v = loc.locate(q.text, cited_chunk=cited)
+            if q.faithful:
+                fr[name] += not v.accepted
+            else:
+                fa[name] += v.accepted
+    n = sum(q.faithful for q, _ in rows)
+    assert fa == {"own": 0, "theirs": 0}
+    assert fr["theirs"] / n <= fr["own"] / n + 0.02, fr
+
+
+def test_the_command_line_cuts_chunks_with_the_sentence_splitter(v7, splitter_chunks, capsys):
+    import json
+
+    from quotelocate.interface.cli import main
+
+    paper = str(paper_path("1706.03762v7.pdf"))
+    assert main(["chunks", paper, "--chunker", "sentence-splitter", "--group-size", "8", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["start"], r["end"]) for r in rows] == [(c.start, c.end) for c in splitter_chunks.chunks]
+    assert [r["group"] for r in rows[:9]] == [0] * 8 + [1]
+    c = next(c for c in splitter_chunks.chunks if ABSTRACT_LINE in v7.text[c.start : c.end])
+    code = main(["locate", paper, ABSTRACT, "--chunker", "sentence-splitter", "--cited-chunk", str(c.index), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["accepted"] and out["cited_chunk"] == c.index

@@ -33,6 +33,7 @@ from ..document import Document
 from ..errors import ConfigError
 from ..locate import Locator, Verdict
 from ..normalize import Rules, normalize_quote
+from ..pipeline_chunks import PipelineChunk, PlacedChunks, place_chunks
 from ..testing import failure_message, locator_for, open_document
 from .quotes import quoted_passages
 
@@ -281,3 +282,66 @@ def _outside(whole: Verdict, n_regions: int) -> Verdict:
     return replace(
         whole, accepted=False, status="outside-material", cause="outside-material", reason=reason, scope="chunk"
     )
+
+
+# ---------------------------------------------------------------------------------------
+# Chunks cut the way a LlamaIndex pipeline cuts them
+
+
+def _bundled_tokenizer() -> Any:
+    """tiktoken's ``cl100k_base``, the encoding ``SentenceSplitter`` counts tokens in by
+    default, loaded from the copy llama-index-core ships: never downloaded, whatever
+    ``TIKTOKEN_CACHE_DIR`` the environment names."""
+    import llama_index.core
+    import tiktoken
+
+    folder = os.path.join(os.path.dirname(os.path.abspath(llama_index.core.__file__)), "_static", "tiktoken_cache")
+    if not os.path.isdir(folder) or not os.listdir(folder):
+        raise ConfigError(
+            f"llama-index-core ships no tokenizer data in {folder}; pass tokenizer= to sentence_splitter_chunks"
+        )
+    saved = os.environ.get("TIKTOKEN_CACHE_DIR")
+    os.environ["TIKTOKEN_CACHE_DIR"] = folder
+    try:
+        encoding = tiktoken.get_encoding("cl100k_base")
+    finally:
+        if saved is None:
+            del os.environ["TIKTOKEN_CACHE_DIR"]
+        else:
+            os.environ["TIKTOKEN_CACHE_DIR"] = saved
+    return lambda text: encoding.encode(text, allowed_special="all")
+
+
+def sentence_splitter_chunks(
+    document: Document, *, chunk_size: int = 512, chunk_overlap: int = 64, tokenizer: Any = None
+) -> PlacedChunks:
+    """The chunks a LlamaIndex pipeline makes of ``document`` with
+    ``SentenceSplitter(chunk_size, chunk_overlap)`` (tokens), one LlamaIndex document per
+    page with its ``page_label``, placed on the paper's text: for users who have no chunk
+    file of their own, so cited chunk ids and groups mean what they mean in such a pipeline.
+
+    ``tokenizer``: a callable text -> tokens; by default tiktoken's ``cl100k_base`` from
+    llama-index-core's bundled copy (nothing is downloaded). Every chunk is a verbatim
+    piece of its page, so each is placed by its offsets (:attr:`PlacedChunks.exact`).
+    """
+    from llama_index.core import Document as LlamaDocument
+    from llama_index.core.node_parser import SentenceSplitter
+
+    if chunk_size < 1 or not 0 <= chunk_overlap < chunk_size:
+        raise ConfigError(f"sentence splitter: need chunk_size >= 1 and 0 <= chunk_overlap < chunk_size, got {chunk_size}/{chunk_overlap}")
+    splitter = SentenceSplitter(
+        chunk_size=chunk_size, chunk_overlap=chunk_overlap, tokenizer=tokenizer or _bundled_tokenizer()
+    )
+    pages = [
+        LlamaDocument(text=document.text[p.start : p.end], metadata={"page_label": str(p.number)})
+        for p in document.pages
+    ]
+    nodes = splitter.get_nodes_from_documents(pages)
+    chunks = [
+        PipelineChunk(
+            index=i, text=node.get_content(), page=_page_number(node.metadata.get("page_label")),
+            start=node.start_char_idx, end=node.end_char_idx, id=node.node_id,
+        )
+        for i, node in enumerate(nodes)
+    ]  # fmt: skip
+    return place_chunks(chunks, document)

@@ -29,6 +29,7 @@ from ..jsonl import iter_jsonl, read_jsonl
 from ..limits import Limits
 from ..normalize import PRESETS, Rules, preset
 from . import eval_commands, report_commands, schema_commands, serve
+from .extras import require
 from .options import add_limit_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -96,6 +97,9 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return rules.replace(**changes) if changes else rules
 
 
+CHUNKERS = ("characters", "sentence-splitter")
+
+
 def add_chunk_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("chunking (what the model was shown)")
     g.add_argument("--chunk-size", type=int, default=512, metavar="N", help="characters per chunk (default 512)")
@@ -105,6 +109,11 @@ def add_chunk_options(p: argparse.ArgumentParser) -> None:
                    help="the pipeline's own chunks, JSON lines: {text, page?, start?, end?}, llama-index nodes or "
                         "LangChain Documents; placed on the paper by aligning their text (chunk ids and --group-size "
                         "then mean what they meant in the pipeline)")
+    g.add_argument("--chunker", choices=CHUNKERS, default=CHUNKERS[0],
+                   help="how chunks are cut without --chunks: 'characters' (--chunk-size/--chunk-overlap "
+                        "characters, the default) or 'sentence-splitter' (LlamaIndex SentenceSplitter, one document "
+                        "per page, --chunk-size/--chunk-overlap in tokens, as a LlamaIndex pipeline cuts them; "
+                        "needs the 'llamaindex' extra, downloads nothing)")
 
 
 def add_document_options(p: argparse.ArgumentParser) -> None:
@@ -142,6 +151,11 @@ def build_locator(args: argparse.Namespace, doc: Document, rules: Rules, err: Te
         for error in placed.errors:
             print(f"quotelocate: warning: {args.chunks}: {error}; it holds no text of the paper", file=err or sys.stderr)
         chunks = placed.chunks
+    elif getattr(args, "chunker", CHUNKERS[0]) == "sentence-splitter":
+        require("llamaindex", "--chunker sentence-splitter")
+        from ..integrations.llamaindex import sentence_splitter_chunks
+
+        chunks = sentence_splitter_chunks(doc, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap).chunks
     return Locator(doc, rules, chunking=chunking, chunks=chunks)
 
 

@@ -10,6 +10,7 @@ EXTRAS = {
     "eval": ("pandas", "statsmodels", "yaml", "tqdm", "altair", "vl_convert"),
     "app": ("streamlit",),
     "mlflow": ("mlflow",),
+    "llamaindex": ("llama_index",),
 }
 """The modules each extra brings, as ``pyproject.toml`` lists them."""
 
