@@ -61,7 +61,7 @@ from .furniture import (
 )
 from .normalize import BARRIER, LAYOUT, Normalized, identity
 
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 """Bumped whenever the reading order this module builds changes; part of its cache key."""
 
 BODY = "body"
@@ -173,6 +173,14 @@ def _row_box(row: Sequence[int], lines: Sequence[Line]) -> tuple[float, float, f
         max(lines[i].bbox[2] for i in row),
         max(lines[i].bbox[3] for i in row),
     )
+
+
+def _caption_label(text: str) -> bool:
+    """A line that is only a caption's label ("Figure 2", "Table 3:"): it recurs at the
+    same place on page after page when every figure is set at the top of its page, but
+    its number changes with the figure, so it is a caption, not a running head."""
+    match = _CAPTION.match(text)
+    return match is not None and not text[match.end():].strip()
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -346,7 +354,7 @@ class _Layout:
                             numbers_found.append((i, number, value, row))
                             continue
                         key = " ".join(_DIGITS.sub("#", t).lower().split())
-                        if len(key) >= MIN_KEY_CHARS:
+                        if len(key) >= MIN_KEY_CHARS and not _caption_label(t):
                             edge_keys[(where, key)].add(number)
                             edge_lines.append((where, key, i))
         # page numbers: a bare number alone on the outermost row, or one whose value
@@ -400,6 +408,8 @@ class _Layout:
                 self._captions(members)
         for scope in scopes:
             self._orphans(scope)
+        for scope in scopes:
+            self._panels(scope)
         self._group_orphans(indices)
 
     def _columns(self, number: int, free: list[int]) -> list[tuple[list[int], float]]:
@@ -487,6 +497,38 @@ class _Layout:
             if lines[i].size <= SMALL_RATIO * size and (x1 < lo - size or x0 > hi + size):
                 self.kinds[i] = FLOAT
 
+    def _panels(self, scope: tuple[list[int], float]) -> None:
+        """A boxed panel at the top or bottom of a column ("Key messages" on a shaded
+        background): the column's first or last run of text, set apart from the rest by
+        a gap of two body sizes or more, at least three lines, every line inset from both
+        edges of the column's running text (the box's padding), in a size other than the
+        body's. It is read as a float, so the column does not run through it."""
+        lines, size = self.lines, self.body_size
+        members = [i for i in self._free(scope[0]) if self.column[i] != "S"]
+        body = [i for i in members if abs(lines[i].size - size) <= 0.15 * size and self._wordy(i, 3)]
+        if len(body) < 8:
+            return
+        lo = _percentile([lines[i].bbox[0] for i in body], 0.05)
+        hi = _percentile([lines[i].bbox[2] for i in body], 0.95)
+        members.sort(key=lambda i: lines[i].bbox[1])
+        runs: list[list[int]] = []
+        bottom = None
+        for i in members:
+            if bottom is None or lines[i].bbox[1] - bottom >= 2 * size:
+                runs.append([])
+            runs[-1].append(i)
+            bottom = lines[i].bbox[3] if bottom is None else max(bottom, lines[i].bbox[3])
+        if len(runs) < 2:
+            return
+        inset = 0.4 * size
+        for run in (runs[0], runs[-1]):
+            sizes = sorted(lines[i].size for i in run)
+            if (len(run) >= 3
+                    and all(lines[i].bbox[0] >= lo + inset and lines[i].bbox[2] <= hi - inset for i in run)
+                    and abs(sizes[len(sizes) // 2] - size) >= 0.04 * size
+                    and sum(1 for i in run if self._wordy(i, 3)) * 2 >= len(run)):
+                self._set(run, FLOAT, self._new_flow())
+
     def _footnotes(self, scope: tuple[list[int], float], height: float) -> None:
         """Footnotes: the rows at the bottom of a column set in a smaller font, below
         some body-size text, in the lower half of the page; a new note starts at a
@@ -506,6 +548,7 @@ class _Layout:
         for row in reversed(rows):
             if _CAPTION.match(texts[row[0]]):  # a float sits above the notes
                 bounded = True
+                zone = self._below_caption(zone, row)
                 break
             if all(lines[i].size <= small for i in row) and _row_box(row, lines)[1] >= 0.45 * height:
                 zone.append(row)
@@ -550,6 +593,23 @@ class _Layout:
             self._set(row, FOOTNOTE, flow)
             prev_block = lines[row[-1]].block
         self._last_note = (flow, (unmarked + zone)[-1][-1])
+
+    def _below_caption(self, zone: list[list[int]], caption: list[int]) -> list[list[int]]:
+        """``zone`` (rows from the bottom up) without the rows that go on with the
+        caption paragraph above them: the rows right under it in its block and size, at
+        line spacing (a caption at a column's foot is not a footnote)."""
+        lines, size = self.lines, self.body_size
+        block, font = lines[caption[0]].block, lines[caption[0]].size
+        prev = _row_box(caption, lines)
+        while zone:
+            row = zone[-1]
+            box = _row_box(row, lines)
+            if (box[1] - prev[3] > 0.35 * size or any(lines[i].block != block for i in row)
+                    or any(abs(lines[i].size - font) > 0.05 * size for i in row)):
+                break
+            zone.pop()
+            prev = box
+        return zone
 
     def _captions(self, members: list[int], starts_in: set[int] | None = None) -> None:
         """Captions and the figure or table they belong to: the caption paragraph, then
@@ -632,6 +692,11 @@ class _Layout:
                 cells += 1
         return cells
 
+    def _table_row(self, row: Sequence[int]) -> bool:
+        """Three or more cells and no line of running text: a row of a table (some
+        producers put a table and the paragraph after it in one block)."""
+        return self._cells(row) >= 3 and not any(self._is_para(i) for i in row)
+
     def _tabular_near(self, rows: list[list[int]], r: int, step: int) -> bool:
         """One of the two rows from ``r`` in direction ``step`` has three or more cells."""
         return any(0 <= k < len(rows) and self._cells(rows[k]) >= 3 for k in (r, r + step))
@@ -673,8 +738,8 @@ class _Layout:
                 abs(lines[i].size - self.body_size) <= 0.1 * self.body_size and self._wordy(i, 4) for i in row
             ):
                 break
-            if any(lines[i].block in para_blocks for i in row):
-                break
+            if any(lines[i].block in para_blocks for i in row) and not self._table_row(row):
+                break  # running text; a table row is not, even in a paragraph's block
             if max(lines[i].size for i in row) >= 1.15 * self.body_size and len(row) <= 2:
                 break
             head = texts[row[0]]
@@ -707,7 +772,7 @@ class _Layout:
                 min(y1, n.bbox[3]) > max(y0, n.bbox[1]) and n.bbox[0] - x1 <= self.body_size and x0 - n.bbox[2] <= self.body_size
                 for n in normal
             )
-            if not attached:
+            if not attached and not self._in_list(i, free, width):
                 self.kinds[i] = FLOAT
         self._axis_ticks(free)
         tabular = [self._cells(row) >= 3 and not any(self._is_para(i) for i in row) for row in rows]
@@ -723,6 +788,38 @@ class _Layout:
                 for row in rows[r : end + 1]:
                     self._set(row, FLOAT)
             r = end + 1
+
+    def _in_list(self, i: int, free: list[int], width: float) -> bool:
+        """The line is one of a stack of three or more lines in its size, each right
+        under the one before (at most half a line apart, overlapping it), and one of
+        them is running text (five words, or half the column wide): a short entry of a
+        reference list or the last line of a paragraph in small type, not a label."""
+        lines, size = self.lines, self.lines[i].size
+        same = sorted((j for j in free if abs(lines[j].size - size) <= 0.05 * self.body_size),
+                      key=lambda j: lines[j].bbox[1])
+
+        def next_to(a: int, step: int) -> int | None:
+            k = same.index(a) + step
+            while 0 <= k < len(same):
+                b = same[k]
+                upper, lower = (lines[a].bbox, lines[b].bbox) if step > 0 else (lines[b].bbox, lines[a].bbox)
+                gap = lower[1] - upper[3]
+                if gap > 0.5 * size:
+                    return None
+                if gap >= -0.3 * size and min(upper[2], lower[2]) > max(upper[0], lower[0]):
+                    return b
+                k += step
+            return None
+
+        stack = [i]
+        for step in (-1, 1):
+            j = next_to(i, step)
+            while j is not None and len(stack) < 50:
+                stack.append(j)
+                j = next_to(j, step)
+        return len(stack) >= 3 and any(
+            self._wordy(j, 5) or (width and _width(lines[j]) >= 0.5 * width) for j in stack
+        )
 
     def _axis_ticks(self, free: list[int]) -> None:
         """Numbers of a chart axis at any size: short lines of digits and signs lined
