@@ -5,7 +5,6 @@ oversized file gives an error and the session goes on."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -125,7 +124,7 @@ def test_an_oversized_outputs_upload_is_refused_before_it_is_written(monkeypatch
     monkeypatch.setattr(workbench, "MAX_UPLOAD_BYTES", 100)
     at = triage_view(OUTPUTS.read_bytes())
     assert "exceeds the upload limit" in "\n".join(e.value for e in at.error) + texts(at)
-    folder = at.session_state["_upload_dir"] if "_upload_dir" in at.session_state else None
+    folder = at.session_state["_upload_dir"] if "_upload_dir" in at.session_state else None  # no .get on it
     assert folder is None or not list(Path(folder).glob("outputs-*"))
 
 

@@ -177,7 +177,28 @@ def test_triage_help_loads_nothing_heavy():
         "try:\n    main(['triage', '--help'])\nexcept SystemExit:\n    pass\n"
         "print(sorted(m for m in ('pymupdf', 'pandas', 'numpy', 'statsmodels') if m in sys.modules))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=60)
+    proc = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True, cwd=REPO, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "OUTPUTS" in proc.stdout and "--papers" in proc.stdout
     assert proc.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_two_papers_each_opened_once_with_their_own_counts(tmp_path):
+    from conftest import paper_path
+
+    v7 = paper_path("1706.03762v7.pdf")
+    rows = [
+        {"paper": v7.name, "quote": "self-attention layers are faster than recurrent layers when the sequence length n "
+                                    "is smaller than the representation dimensionality d", "label": "faithful"},
+        {"paper": v7.name, "quote": "Our model achieves 28.3 BLEU on the WMT 2014 English-to-German translation task"},
+        {"paper": "synthetic.pdf", "quote": "to cut the quadratic cost of attention on long sequences", "cited_chunk": 7},
+    ]
+    p = tmp_path / "two.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    result = triage(read_outputs(p), papers_path=[str(v7.parent), SYNTHETIC])
+    assert [(d.paper, d.n, d.accepted, dict(d.causes)) for d in result.by_paper] == [
+        (v7.name, 2, 1, {"number-changed": 1}), ("synthetic.pdf", 1, 1, {})]
+    assert set(result.documents) == {v7.name, "synthetic.pdf"}
+    (item,) = result.queue
+    assert item.kind == "near-miss" and item.record.line == 2 and "28.4 BLEU" in item.passage
+    assert result.estimate.sample == 1 and result.estimate.rate == 0.0

@@ -127,8 +127,7 @@ def _read_jsonl(path: Path) -> list[OutputRecord]:
 
 def _read_csv(path: Path) -> list[OutputRecord]:
     text = read_utf8(path, error=QuoteInputError, what="outputs file", limit=MAX_OUTPUTS_BYTES)
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)

@@ -21,6 +21,7 @@ the report says which assumption it rests on.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
@@ -131,14 +132,14 @@ class RejectEstimate:
             return ["No record carries a label (faithful or fabricated), so the false-reject rate cannot be "
                     "estimated: label a random sample of the outputs to get one."]
         out = [
-            f"False-reject rate: {format_rate(self.rate, self.low, self.high)} (Wilson 95%): "
-            f"{self.false_rejects} of {self.faithful} faithful quotes in a labelled sample of {self.sample} "
-            f"({self.fabricated} fabricated) were rejected.",
-            f"Rejections that are false: {format_rate(self.share, self.share_low, self.share_high)}: "
-            f"{self.false_rejects} of the {self.sample_rejected} rejected labelled quotes are faithful; of all "
-            f"{self.rejected} rejections that suggests "
-            + (f"{_count(self.share_low, self.rejected)} to {_count(self.share_high, self.rejected)} are false."
-               if self.sample_rejected else "nothing (no labelled quote was rejected)."),
+            (f"False-reject rate: {format_rate(self.rate, self.low, self.high)} (Wilson 95%): "
+             f"{self.false_rejects} of {self.faithful} faithful quotes in a labelled sample of {self.sample} "
+             f"({self.fabricated} fabricated) were rejected."),
+            (f"Rejections that are false: {format_rate(self.share, self.share_low, self.share_high)}: "
+             f"{self.false_rejects} of the {self.sample_rejected} rejected labelled quotes are faithful; of all "
+             f"{self.rejected} rejections that suggests "
+             + (f"{_count(self.share_low, self.rejected)} to {_count(self.share_high, self.rejected)} are false."
+                if self.sample_rejected else "nothing (no labelled quote was rejected).")),
         ]
         if self.false_accepts:
             out.append(f"{self.false_accepts} fabricated quote(s) in the sample were accepted: look at them first.")
@@ -147,7 +148,7 @@ class RejectEstimate:
 
     def to_dict(self) -> dict:
         def num(x: float) -> float | None:
-            return None if x != x else round(x, 6)
+            return None if math.isnan(x) else round(x, 6)
 
         return {
             "sample": self.sample, "faithful": self.faithful, "fabricated": self.fabricated,
@@ -159,7 +160,7 @@ class RejectEstimate:
 
 
 def _count(share: float, total: int) -> str:
-    return "n/a" if share != share else str(round(share * total))
+    return "n/a" if math.isnan(share) else str(round(share * total))
 
 
 @dataclass(frozen=True)

@@ -46,8 +46,8 @@ def add_parsers(sub: Any) -> None:
 def cmd_triage(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     require("eval", "quotelocate triage")
     from ..chunks import Chunking
-    from ..errors import ConfigError
     from ..data.outputs import read_outputs
+    from ..errors import ConfigError
     from ..evaluation.triage import triage
 
     if args.top < 0:
