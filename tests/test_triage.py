@@ -123,6 +123,10 @@ def test_cli_text_report():
     assert code == 1, err  # some quote was rejected
     assert "8 quotes in 1 paper under recommended: 3 accepted, 5 rejected" in out
     assert "synthetic.pdf chunk 1: 2 quotes, 0 accepted: not-found 2; rejected for number-changed 1, word-added 1" in out
+    chunk_lines = out.split("Per cited chunk")[1].split("Review first")[0].strip().splitlines()[1:]
+    assert [line.split(":")[0].strip() for line in chunk_lines] == [
+        "synthetic.pdf chunk 1", "synthetic.pdf chunk 20", "synthetic.pdf chunk 21", "synthetic.pdf no chunk cited",
+        "3 other chunks"]  # most rejections first; the chunks where every quote was accepted are only counted
     assert "Review first (2 of 5" in out
     assert "1. near-miss: gauges (line 4) synthetic.pdf chunk 1, 98.5% similar, page 1, labelled fabricated" in out
     assert "2. near-miss: case (line 6)" in out and "3. near-miss" not in out

@@ -89,10 +89,14 @@ def write_text(result: Triage, out: TextIO, *, source: str, top: int | None) -> 
     print("\nPer paper", file=out)
     for d in result.by_paper:
         print(f"  {safe(d.paper)}: {_counts(d)}", file=out)
-    print("\nPer cited chunk", file=out)
-    for d in result.by_chunk:
+    rejecting = sorted((d for d in result.by_chunk if d.accepted < d.n), key=lambda d: d.accepted - d.n)
+    print("\nPer cited chunk with a rejection (most rejections first; --json lists every chunk)", file=out)
+    for d in rejecting:
         chunk = "no chunk cited" if d.cited_chunk is None else f"chunk {d.cited_chunk}"
         print(f"  {safe(d.paper)} {chunk}: {_counts(d)}", file=out)
+    others = len(result.by_chunk) - len(rejecting)
+    if others:
+        print(f"  {others} other chunk{'s' if others != 1 else ''}: every quote accepted", file=out)
     queue = result.queue if top is None else result.queue[:top]
     print(f"\nReview first ({len(queue)} of {len(result.queue)}: near misses by similarity, then group-fallback, "
           f"then outside-material)", file=out)
