@@ -39,10 +39,11 @@ from quotelocate.evaluation.savings import MIN_TIMED_DECISIONS, measured_review
 from quotelocate.locate import Locator, Verdict
 from quotelocate.normalize import ELLIPSIS_MODES, HYPHENATION_MODES, PRESETS, UNICODE_MODES, Rules
 from quotelocate.evaluation.runstore import RunStore
+from quotelocate.evaluation.triage import KINDS as TRIAGE_KINDS, Triage, TriageItem, triage
 from quotelocate.trace import RuleTrace, rule_trace
 from quotelocate.interface.eval_worker import WorkerRequest
 
-VIEWS = ("Evaluate", "Compare", "Inspect", "Playground", "Savings", "Share", "Runs")
+VIEWS = ("Evaluate", "Compare", "Inspect", "Playground", "Savings", "Share", "Runs", "Triage")
 UPLOAD = "upload"
 SETS = (*BUNDLED_SETS, UPLOAD)
 DEFAULT_RULES = PRESETS["recommended"]
@@ -989,6 +990,187 @@ def runs_view(quote_set: QuoteSet | None, choices: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# Triage: a pipeline's unlabelled outputs (needs no quote set; the papers come from the search path)
+
+TRIAGE_STATUS_ORDER = ("exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid")
+
+
+@st.cache_resource(show_spinner="Locating every quote of the outputs file…", max_entries=4)
+def triage_of(key: str, preset_name: str, papers: str, _records: tuple) -> Triage:
+    return triage(list(_records), rules=preset_name, papers_path=papers or None, source="outputs file")
+
+
+def triage_records() -> tuple[str, tuple] | None:
+    """(cache key, records) of the uploaded outputs file, or None after saying why not.
+    Only an upload: a path typed into a shared workbench would let any visitor read
+    files on the server."""
+    try:
+        upload = st.file_uploader("Outputs file (JSON lines or CSV)", type=["jsonl", "csv", "ndjson", "json", "txt"],
+                                  key="triage_upload")
+        if upload is None:
+            st.info("Upload a pipeline's outputs: one record per quote with paper (the PDF's file name, found on the "
+                    "server's papers search path), quote, and optionally cited_chunk, id and label "
+                    "(faithful/fabricated for a labelled sample).")
+            return None
+        workbench.check_upload_object(upload, "outputs file")  # before a byte is copied or written
+        data = upload.getvalue()
+        records = workbench.load_outputs_upload(session_folder(), data, upload.name)
+        return hashlib.sha256(data).hexdigest(), tuple(records)
+    except QuotelocateError as exc:
+        show_error("The outputs file could not be read.", str(exc))
+        return None
+
+
+def render_triage_distributions(result: Triage) -> None:
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("Quotes", len(result.records))
+    c2.metric("Accepted", len(result.records) - result.rejected)
+    c3.metric("Rejected", result.rejected)
+    c4.metric("To review", len(result.queue), help="near misses, group-fallback and outside-material quotes")
+    statuses = [s for s in TRIAGE_STATUS_ORDER if any(d.statuses.get(s) for d in result.by_paper)]
+    by_paper = pd.DataFrame([{"paper": d.paper, "quotes": d.n, "accepted": d.accepted,
+                              **{s: d.statuses.get(s, 0) for s in statuses}} for d in result.by_paper])
+    st.markdown("**Verdicts per paper**")
+    st.dataframe(by_paper, hide_index=True, width="stretch")
+    long = pd.DataFrame([{"paper": d.paper, "status": s, "quotes": n} for d in result.by_paper
+                         for s, n in d.statuses.items()])
+    st.bar_chart(long, x="paper", y="quotes", color="status", horizontal=True, height=120 + 40 * len(result.by_paper))
+    causes = pd.DataFrame([{"paper": d.paper, "cause": c, "rejections": n} for d in result.by_paper
+                           for c, n in d.causes.items()])
+    st.markdown("**Causes of the rejections**")
+    if causes.empty:
+        st.text("No quote was rejected.")
+    else:
+        st.dataframe(causes, hide_index=True, width="stretch")
+    st.markdown("**Per cited chunk**")
+    by_chunk = pd.DataFrame([{
+        "paper": d.paper, "cited chunk": "none" if d.cited_chunk is None else str(d.cited_chunk), "quotes": d.n,
+        "accepted": d.accepted, "rejected": d.n - d.accepted,
+        "statuses": ", ".join(f"{s} {n}" for s, n in d.statuses.items()),
+        "causes": ", ".join(f"{c} {n}" for c, n in d.causes.items()),
+    } for d in result.by_chunk])  # fmt: skip
+    st.dataframe(by_chunk, hide_index=True, width="stretch", height=min(400, 38 + 35 * len(by_chunk)))
+
+
+def render_triage_estimate(result: Triage) -> None:
+    e = result.estimate
+    st.markdown("**False rejects, from the labelled records**")
+    c1, c2, c3 = st.columns(3)
+    c1.metric("Estimated false-reject rate", format_rate(e.rate, e.low, e.high),
+              help="rejected faithful / faithful in the labelled sample, Wilson 95% interval")
+    c2.metric("Rejections that are false", format_rate(e.share, e.share_low, e.share_high),
+              help="faithful among the rejected labelled quotes, Wilson 95% interval")
+    c3.metric("Labelled sample", f"{e.sample} ({e.faithful} faithful)")
+    for sentence in e.sentences():
+        st.text(sentence)
+
+
+def render_triage_queue(queue: tuple[TriageItem, ...]) -> None:
+    rows = pd.DataFrame([{
+        "rank": it.rank, "kind": it.kind, "id": it.record.key, "paper": it.record.paper,
+        "chunk": "" if it.record.cited_chunk is None else str(it.record.cited_chunk),
+        "similarity": None if it.similarity is None else round(it.similarity, 1), "page": it.page,
+        "label": it.record.label or "", "quote": it.record.quote, "reason": it.reason,
+    } for it in queue], columns=["rank", "kind", "id", "paper", "chunk", "similarity", "page", "label", "quote", "reason"])
+
+    def pick() -> None:  # a clicked row selects that item below
+        chosen = st.session_state["triage_table"].selection.rows
+        if chosen and chosen[0] < len(queue):
+            st.session_state["triage_rank"] = queue[chosen[0]].rank
+
+    st.dataframe(rows, hide_index=True, width="stretch", height=min(420, 38 + 35 * len(rows)), key="triage_table",
+                 on_select=pick, selection_mode="single-row",
+                 column_config={"quote": st.column_config.TextColumn("quote", width="large"),
+                                "similarity": st.column_config.NumberColumn("similarity %", format="%.1f")})
+
+
+def triage_images(result: Triage, item: TriageItem, with_overlay: bool) -> list[tuple[int, bytes]]:
+    """The page(s) of an item's passage, up to two, with the passage highlighted."""
+    doc = result.documents[item.record.paper]
+    if doc.kind != "pdf" or item.start is None or item.end is None:
+        return []
+    spans = item.verdict.spans if item.kind != "near-miss" and item.verdict.spans else ((item.start, item.end),)
+    boxes = doc.boxes(spans)
+    images = []
+    for page in doc.pages_for(item.start, item.end)[:2]:
+        on_page = tuple(b for b in boxes if b.page == page)
+        if with_overlay:
+            png = overlay.render_overlay_png(doc, page, lines=triage_overlay_lines(doc.sha256, doc), boxes=on_page,
+                                             pdf_path=str(doc.name))
+        else:
+            png = render_page_png(doc, page, boxes=on_page, pdf_path=str(doc.name))
+        images.append((page, png))
+    return images
+
+
+@st.cache_resource(max_entries=4)
+def triage_overlay_lines(paper_sha256: str, _doc) -> tuple[overlay.OverlayLine, ...]:
+    return overlay.overlay_lines(_doc)
+
+
+def render_triage_item(item: TriageItem, images: list[tuple[int, bytes]]) -> None:
+    r = item.record
+    # plain text throughout: ids, quotes and passages come from the user's file and the paper
+    st.text(f"#{item.rank} {item.kind} · {r.key} (line {r.line}) · {r.paper}"
+            + ("" if r.cited_chunk is None else f" · cited chunk {r.cited_chunk}")
+            + ("" if r.label is None else f" · labelled {r.label}")
+            + f" · verdict {item.verdict.status}" + (f" · cause {item.verdict.cause}" if item.verdict.cause else ""))
+    st.text("Quote as the model wrote it:")
+    st.code(r.quote, language=None, wrap_lines=True)
+    st.text(f"Reason: {item.reason}")
+    left, right = st.columns([2, 3])
+    with left:
+        what = "Closest passage" if item.kind == "near-miss" else "Passage found"
+        sim = "" if item.similarity is None else f", {item.similarity:.0f}% similar"
+        st.text(f"{what}{'' if item.page is None else f', page {item.page}'}{sim}:")
+        st.code(item.passage, language=None, wrap_lines=True)
+        if item.verdict.near_miss is not None and item.kind == "near-miss":
+            st.text("Character diff, [-passage-]{+quote+}:")
+            st.code(item.verdict.near_miss.diff_text(), language=None, wrap_lines=True)
+    with right:
+        if not images:
+            st.text("No page to show (the paper is not a PDF).")
+        for column, (page, png) in zip(st.columns(len(images)) if images else (), images):
+            column.image(png, caption=f"page {page}: {'closest passage' if item.kind == 'near-miss' else 'passage'} "
+                                      "highlighted", width="stretch")
+
+
+def triage_view(quote_set: QuoteSet | None, choices: dict[str, Any]) -> None:
+    st.caption("Triage of a pipeline's outputs that nobody has labelled: where the verdicts fall, the quotes worth a "
+               "look first, and the false-reject rate the labelled records (if any) suggest. It uses the preset "
+               "chosen here, not the sidebar's rules or chunking.")
+    preset_name = st.selectbox("Preset", tuple(PRESETS), index=tuple(PRESETS).index("recommended"),
+                               key="triage_preset")
+    got = triage_records()
+    if got is None:
+        return
+    key, records = got
+    papers = os.environ.get("QUOTELOCATE_PAPERS", "")
+    try:
+        result = triage_of(key, preset_name, papers, records)
+    except QuotelocateError as exc:
+        show_error("The outputs could not be triaged.", str(exc))
+        return
+    render_triage_distributions(result)
+    render_triage_estimate(result)
+    st.markdown(f"**Review first** ({len(result.queue)}: near misses by similarity, then "
+                f"{', then '.join(TRIAGE_KINDS[1:])})")
+    if not result.queue:
+        st.text("Nothing to review: no near miss, no group-fallback and no outside-material quote.")
+        return
+    render_triage_queue(result.queue)
+    ranks = [it.rank for it in result.queue]
+    if st.session_state.get("triage_rank") not in ranks:
+        st.session_state["triage_rank"] = ranks[0]
+    by_rank = {it.rank: it for it in result.queue}
+    rank = st.selectbox("Item (or click a row above)", ranks, key="triage_rank",
+                        format_func=lambda k: f"#{k} {by_rank[k].kind} · {by_rank[k].record.key}")
+    item = by_rank[rank]
+    images = triage_images(result, item, st.toggle("Layout overlay", key="triage_overlay", **OVERLAY_HELP))
+    render_triage_item(item, images)
+
+
+# ---------------------------------------------------------------------------------------
 
 
 def main() -> None:
@@ -1001,12 +1183,13 @@ def main() -> None:
         quote_set = narrow_to_paper(quote_set)
         render_set_header(quote_set, choices["rules"])
     tabs = st.tabs(VIEWS, key="view", bind="query-params")
-    controllers = (evaluate_view, compare_view, inspect_view, playground_view, savings_view, share_view, runs_view)
+    controllers = (evaluate_view, compare_view, inspect_view, playground_view, savings_view, share_view, runs_view,
+                   triage_view)
     for view, tab, controller in zip(VIEWS, tabs, controllers):
         if not tab.open:
             continue
         with tab:
-            if quote_set is None and controller is not runs_view:
+            if quote_set is None and controller not in (runs_view, triage_view):  # neither needs a quote set
                 st.info("Choose a quote set that loads to see this view.")
                 continue
             if quote_set is not None and quote_set.multi_paper and view in ONE_PAPER_VIEWS:

@@ -5,7 +5,8 @@ rule and sees the rates change (and the URL follow), uploads a quote set whose q
 carry HTML and Markdown and checks they are shown literally, downloads the report and
 opens it with the network off, checks a pasted quote's per-rule trace in the Playground
 with the layout overlay on, saves two named runs and opens their before/after report
-offline in a dark-themed and a printed page, and saves a screenshot of every view under
+offline in a dark-themed and a printed page, ranks an uploaded outputs file in the Triage
+view, and saves a screenshot of every view under
 ``tests/artifacts/`` (git-ignored). With ``QUOTELOCATE_UPDATE_DOCS=1`` the Evaluate,
 Inspect, Playground, overlay and before/after shots are also copied to ``docs/`` for the
 README.
@@ -61,6 +62,8 @@ def server(tmp_path_factory):
     env = {**os.environ, "QUOTELOCATE_RUNS": str(tmp / "runs.sqlite3"), "QUOTELOCATE_SETS": str(tmp / "sets"),
            "PYTHONUNBUFFERED": "1"}
     env.setdefault("QUOTELOCATE_PAPERS", str(REPO.parent / "shared" / "papers"))
+    # the triage outputs name the synthetic paper by file name: the server finds it on its search path
+    env["QUOTELOCATE_PAPERS"] += os.pathsep + str(REPO / "datasets" / "synthetic")
     log = open(tmp / "streamlit.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
@@ -402,3 +405,33 @@ def test_a_second_session_stays_responsive_while_a_long_quote_is_evaluated(serve
     assert len(latencies) >= 5, (busy, latencies)
     assert max(latencies) < 1.0, (f"health took up to {max(latencies):.2f} s during {busy:.1f} s of evaluation",
                                   sorted(zip(latencies, stamps))[-5:])
+
+
+def test_triage_view_ranks_an_uploaded_outputs_file(server, page):
+    expect = sync_api.expect
+    outputs = (REPO / "tests" / "data" / "triage-outputs.jsonl").read_bytes()
+    page.goto(f"{server}/?view=Triage")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.wait_for(state="attached", timeout=60_000)
+    settle(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
+        {"name": "outputs.jsonl", "mimeType": "application/octet-stream", "buffer": outputs})
+    settle(page)
+    expect(metric_value(page, "To review")).to_have_text("5", timeout=120_000)
+    expect(metric_value(page, "Estimated false-reject rate")).to_have_text("33.3% [6.1, 79.2]")
+    # the ranked list: near misses by similarity first, then group-fallback, then outside-material
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Item (or click a row above)").click()
+    options = page.locator('[role="option"]')
+    expect(options).to_have_count(5)
+    assert options.all_inner_texts() == ["#1 near-miss · gauges", "#2 near-miss · case", "#3 near-miss · added",
+                                         "#4 group-fallback · fallback", "#5 outside-material · outside"]
+    page.keyboard.press("Escape")
+    settle(page)
+    # the first item: its closest passage as text, and the page with it highlighted
+    expect(page.locator('[data-testid="stCode"]').filter(has_text="On a benchmark of 41 gauges").first).to_be_visible()
+    page.locator('[data-testid="stImage"]').first.wait_for(timeout=60_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stImage] img')].every(i => i.complete && i.naturalWidth > 0)"
+    )
+    assert not page.locator('[data-testid="stException"]').count()
+    shoot(page, "triage")
+    assert not page.dialogs

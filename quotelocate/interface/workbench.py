@@ -153,6 +153,33 @@ def load_upload(folder: str | os.PathLike, set_bytes: bytes, pdf_bytes: bytes | 
         raise exc from None
 
 
+OUTPUTS_FILES = {".csv": "outputs.csv", ".jsonl": "outputs.jsonl", ".ndjson": "outputs.jsonl", ".json": "outputs.jsonl"}
+"""The fixed name an uploaded outputs file is staged under, by the suffix of its upload
+name (any other suffix: ``outputs``, whose format the reader tells from its content)."""
+
+
+def load_outputs_upload(folder: str | os.PathLike, data: bytes, upload_name: str, *,
+                        max_bytes: int | None = None) -> list:
+    """Check an uploaded outputs file (size), stage it as ``<folder>/outputs-<digest>/``
+    under a fixed name and read it (:func:`quotelocate.data.outputs.read_outputs`).
+    Errors name the upload by its own name, never the staged path; nothing is written
+    when the size check fails."""
+    from ..data.outputs import read_outputs
+
+    check_upload_size(data, "outputs file", max_bytes=max_bytes)
+    name = OUTPUTS_FILES.get(Path(upload_name).suffix.lower(), "outputs")
+    target = Path(folder).resolve() / f"outputs-{hashlib.sha256(data).hexdigest()[:16]}"
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / name
+    path.write_bytes(data)
+    try:
+        return read_outputs(path)
+    except QuotelocateError as exc:
+        shown = Path(upload_name).name or "uploaded outputs file"
+        exc.args = (str(exc).replace(str(path), shown),)
+        raise exc from None
+
+
 def public_message(message: str, staging: str | os.PathLike) -> str:
     """``message`` with the server's paths replaced by what the user uploaded: the staged
     set and paper by their roles, the staging and temporary folders by a placeholder, so
