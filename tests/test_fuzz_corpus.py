@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from quotelocate import Locator
+from quotelocate import Document, Locator, preset
 from quotelocate.errors import DocumentError
 from quotelocate.locate import Verdict
 
@@ -179,3 +179,34 @@ def test_foreign_exceptions_escape_and_package_errors_do_not(monkeypatch):
 def test_not_a_pdf_is_an_answer():
     harness.check_document(b"")
     harness.check_document(b"%PDF-1.7\n garbage")
+
+
+# ---------------------------------------------------------------------------------------
+# Suspended hyphens whose evidence lies past the span
+
+
+SUSPENDED_DOC = "we pair the pre-\r\n and  the post-\r\n training stages"
+
+
+def test_a_span_read_as_suspended_by_its_evidence_past_it_is_sound():
+    """The document reads "pre-\\r\\n and" as "pre- and" because "post-" follows; the span
+    of the model's "pre- and the post-" stops at that evidence's hyphen, so on its own
+    it reads "pre-and". The check reads the span as the document does."""
+    doc = Document.from_text(SUSPENDED_DOC)
+    rules = preset("recommended")
+    quote = "pre- and the post-"
+    v = Locator(doc, rules).locate(quote)
+    assert v.accepted and doc.text[v.start : v.end] == "pre-\r\n and  the post-", v
+    harness.check_verdict(doc, rules, quote, v)
+
+
+def test_a_span_read_as_suspended_where_the_document_does_not_is_unsound():
+    # no hyphenated word after the connector: the document reads "pre-and"
+    doc = Document.from_text("we pair the pre-\r\n and the later stages")
+    rules = preset("recommended")
+    quote = "the pre- and the"
+    start = doc.text.index("the pre-")
+    end = doc.text.index("and the") + len("and the")
+    bogus = Verdict(quote=quote, accepted=True, status="normalized", pages=(1,), start=start, end=end, spans=((start, end),))
+    with pytest.raises(harness.InvariantViolation, match="unsound"):
+        harness.check_verdict(doc, rules, quote, bogus)
