@@ -94,7 +94,7 @@ ESCAPES = {
     0x1B: "\u3000",  # ideographic space
 }
 """Bytes of a locate input that stand for a PDF text artifact (the rest is UTF-8)."""
-_ESCAPE_TABLE = {chr(k): v for k, v in ESCAPES.items()}
+_ESCAPE_TABLE = str.maketrans({chr(k): v for k, v in ESCAPES.items()})  # str.translate looks up ordinals
 QUOTE_SEPARATOR = b"\x01"
 HEADER = 8
 
