@@ -213,3 +213,11 @@ def test_a_span_read_as_suspended_where_the_document_does_not_is_unsound():
     bogus = Verdict(quote=quote, accepted=True, status="normalized", pages=(1,), start=start, end=end, spans=((start, end),))
     with pytest.raises(harness.InvariantViolation, match="unsound"):
         harness.check_verdict(doc, rules, quote, bogus)
+
+
+def test_warm_up_pays_the_once_per_process_costs_before_any_input_is_timed():
+    from quotelocate.normalize import _nfkc_cluster_re
+
+    _nfkc_cluster_re.cache_clear()
+    harness.warm_up("locate")
+    assert _nfkc_cluster_re.cache_info().currsize == 1
