@@ -13,10 +13,11 @@ import atheris
 
 with atheris.instrument_imports(include=["quotelocate", "harness"]):
     import quotelocate.diagnose  # noqa: F401  (imported lazily by the locator)
-    from harness import check_locate
+    from harness import check_locate, warm_up
 
 
 def main() -> None:
+    warm_up("locate")  # once-per-process costs, before any input is timed
     atheris.Setup(sys.argv, check_locate)
     atheris.Fuzz()
 

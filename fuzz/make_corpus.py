@@ -174,6 +174,13 @@ def regressions(documents: dict[str, bytes]) -> dict[str, bytes]:
         # Rules(hyphenation="keep", min_words=0), a quote ending on the line-end hyphen
         "locate/keep-hyphen-span-overreach.bin": bytes([0x80, 32, 1 | 12 << 2, 0, 0, 0, 0, 0])
         + b"alpha beta gamma-\ndelta epsilon\x01alpha beta gamma-",
+        # recommended; a window ending on the hyphen that is the evidence of the
+        # suspended hyphen before it, re-rendered by the model
+        "locate/suspended-evidence-past-span.bin": HEADER_RECOMMENDED[:1] + bytes([0, 0, 0, 0xFE, 0x43, 0x10, 0])
+        + b"\xf4\xf4 spac-\r\n and  ta spac-\r\n asra0 d r",
+        # a rejected quote in a document with a word glued to 59 digits
+        "locate/glued-digit-run-diagnosis.bin": bytes([0x77, 0xFF, 0x23, 0xFF, 0xFF, 0x66, 0x77, 0xFF])
+        + b"\xff\x04d\x16thered" + b"0" * 59 + b"\x16thereF",
     }
 
 

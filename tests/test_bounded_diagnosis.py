@@ -78,3 +78,16 @@ def test_past_the_diagnosis_bound_a_rejection_is_not_searched(v7):
     assert (v.accepted, v.status, v.cause, v.near_miss) == (False, "not-found", "too-long-to-diagnose", None)
     assert "too long to look for a near miss" in v.reason
     assert "too-long-to-diagnose" in CAUSES
+
+
+def test_a_long_digit_run_glued_to_a_word_is_diagnosed_quickly():
+    """The glued-marker probe reads a digit run after a word as a possible marker; a run
+    of digits that does not end like a marker ("sha" + 30 digits + "x") once made it try
+    every split of the run into 1-3 digit pieces, exponential in the run's length."""
+    doc = Document.from_text("The checksum of the release is sha" + "0" * 30 + "x and it does not change.")
+    t = time.perf_counter()
+    v = Locator(doc, preset("recommended")).locate("The checksum of the release is stable")
+    elapsed = time.perf_counter() - t
+    assert (v.accepted, v.status) == (False, "not-found")
+    assert v.cause in CAUSES
+    assert elapsed < 1.0, elapsed

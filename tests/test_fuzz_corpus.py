@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from quotelocate import Locator
+from quotelocate import Document, Locator, preset
 from quotelocate.errors import DocumentError
 from quotelocate.locate import Verdict
 
@@ -154,9 +154,12 @@ def test_status_that_contradicts_accepted_is_reported(monkeypatch):
 
 
 def test_rejected_clean_window_is_reported(monkeypatch):
+    # a seed whose random windows include clean ones (those of LOCATE_SEED touch its
+    # line-end hyphen or its punctuation)
+    seed = (CORPUS / "locate" / "whitespace.bin").read_bytes()
     monkeypatch.setattr(Locator, "locate", _bogus(accepted=False, status="not-found", pages=()))
     with pytest.raises(harness.InvariantViolation, match="incomplete"):
-        harness.check_locate(LOCATE_SEED)
+        harness.check_locate(seed)
 
 
 def test_foreign_exceptions_escape_and_package_errors_do_not(monkeypatch):
@@ -179,3 +182,42 @@ def test_foreign_exceptions_escape_and_package_errors_do_not(monkeypatch):
 def test_not_a_pdf_is_an_answer():
     harness.check_document(b"")
     harness.check_document(b"%PDF-1.7\n garbage")
+
+
+# ---------------------------------------------------------------------------------------
+# Suspended hyphens whose evidence lies past the span
+
+
+SUSPENDED_DOC = "we pair the pre-\r\n and  the post-\r\n training stages"
+
+
+def test_a_span_read_as_suspended_by_its_evidence_past_it_is_sound():
+    """The document reads "pre-\\r\\n and" as "pre- and" because "post-" follows; the span
+    of the model's "pre- and the post-" stops at that evidence's hyphen, so on its own
+    it reads "pre-and". The check reads the span as the document does."""
+    doc = Document.from_text(SUSPENDED_DOC)
+    rules = preset("recommended")
+    quote = "pre- and the post-"
+    v = Locator(doc, rules).locate(quote)
+    assert v.accepted and doc.text[v.start : v.end] == "pre-\r\n and  the post-", v
+    harness.check_verdict(doc, rules, quote, v)
+
+
+def test_a_span_read_as_suspended_where_the_document_does_not_is_unsound():
+    # no hyphenated word after the connector: the document reads "pre-and"
+    doc = Document.from_text("we pair the pre-\r\n and the later stages")
+    rules = preset("recommended")
+    quote = "the pre- and the"
+    start = doc.text.index("the pre-")
+    end = doc.text.index("and the") + len("and the")
+    bogus = Verdict(quote=quote, accepted=True, status="normalized", pages=(1,), start=start, end=end, spans=((start, end),))
+    with pytest.raises(harness.InvariantViolation, match="unsound"):
+        harness.check_verdict(doc, rules, quote, bogus)
+
+
+def test_warm_up_pays_the_once_per_process_costs_before_any_input_is_timed():
+    from quotelocate.normalize import _nfkc_cluster_re
+
+    _nfkc_cluster_re.cache_clear()
+    harness.warm_up("locate")
+    assert _nfkc_cluster_re.cache_info().currsize == 1
