@@ -233,6 +233,9 @@ def print_evaluation(ev: Any, out: TextIO) -> None:
         f"scope {meta.get('scope') or 'group/document'}, {meta.get('repeats')} timed runs per quote",
         file=out,
     )
+    if meta.get("unreviewed"):
+        print(f"{meta['unreviewed']} unreviewed quotes are not counted (label them in the workbench's Label view)",
+              file=out)
     print("rates with 95% Wilson intervals", file=out)
     print(format_metrics(ev.metrics).to_string(index=False), file=out)
     by_paper = getattr(ev, "by_paper", None)
