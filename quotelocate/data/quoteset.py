@@ -949,7 +949,7 @@ def quote_set_yaml(
     <BLANKLINE>
     """
     q = _yaml_string
-    out = [f"# {header}"] if header else []
+    out = [f"# {line}" for line in header.splitlines()] if header else []
     out += ["format: 1", f"name: {name}", f"description: {q(description)}", "paper:", f"  file: {q(paper.file)}"]
     out.append(f"  sha256: {q(paper.sha256)}")
     if paper.url:
