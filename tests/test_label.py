@@ -441,3 +441,31 @@ def test_label_view_never_overwrites_a_file_changed_by_someone_else(label_app):
     click(at, "label_faithful")
     assert quotes_by_id(path)["q1"]["label"] == "faithful"
     assert "Someone else edited this" in path.read_text(encoding="utf-8")
+
+
+def test_cause_tags_name_real_causes_and_real_fabrication_tags():
+    from quotelocate.data.drafting import CAUSE_TAGS
+    from quotelocate.data.quoteset import FABRICATED_TAGS
+    from quotelocate.locate import VERDICT_CAUSES
+
+    assert set(CAUSE_TAGS) <= set(VERDICT_CAUSES)
+    assert set(CAUSE_TAGS.values()) <= set(FABRICATED_TAGS)
+
+
+def test_the_published_schema_accepts_an_unreviewed_quote_as_the_loader_does(synth):
+    import jsonschema
+
+    from quotelocate.data.quoteset import LABEL_STATES
+    from quotelocate.schema import load_schema
+
+    schema = load_schema("quote-set")
+    check = jsonschema.Draft202012Validator(schema)
+    assert tuple(schema["$defs"]["quote"]["properties"]["label"]["enum"]) == LABEL_STATES
+    data = yaml.safe_load((SYNTH_DIR / "synthetic.yaml").read_text(encoding="utf-8"))
+    data["quotes"].append({"id": "draft-1", "text": "a quote nobody checked", "label": "unreviewed", "tags": []})
+    assert list(check.iter_errors(data)) == []
+    data["quotes"][-1]["tags"] = ["no-such-tag"]
+    assert list(check.iter_errors(data)), "an unknown tag is refused for an unreviewed quote too"
+    data["quotes"][-1]["tags"] = []
+    data["quotes"][0]["tags"] = []
+    assert list(check.iter_errors(data)), "a faithful quote still needs a tag"
