@@ -268,6 +268,10 @@ def test_evaluation_counts_only_labelled_quotes_and_says_how_many_are_unreviewed
     assert list(with_drafts.verdicts.loc[with_drafts.verdicts["config"] == "recommended", "id"]) == ["f1", "x1"]
     cols = ["n_faithful", "n_fabricated", "false_reject", "false_accept"]
     assert with_drafts.metrics[cols].equals(without.metrics[cols])
+    from quotelocate.evaluation.ablation import add_ablation
+
+    ablated = add_ablation(with_drafts, small_set(3))  # as `quotelocate eval --ablation` calls it, with the whole set
+    assert ablated.ablation is not None and len(ablated.ablation)
     only_drafts = QuoteSet.from_quotes(small_set(2).unreviewed, document=small_set(0).document())
     with pytest.raises(DatasetError, match="all 2 quotes are unreviewed"):
         evaluate(only_drafts, ["recommended"], repeats=1)
@@ -469,3 +473,11 @@ def test_the_published_schema_accepts_an_unreviewed_quote_as_the_loader_does(syn
     data["quotes"][-1]["tags"] = []
     data["quotes"][0]["tags"] = []
     assert list(check.iter_errors(data)), "a faithful quote still needs a tag"
+
+
+def test_every_occurrence_of_an_anchor_is_offered_with_its_page():
+    doc = Document.from_text("The river was low.\fThe river was low again, and the river was low once more.")
+    found = workbench.anchors_of_text(doc, "river was low")
+    assert [(a.page, doc.text[a.start : a.end]) for a in found] == [(1, "river was low"), (2, "river was low"),
+                                                                    (2, "river was low")]
+    assert workbench.anchors_of_text(doc, "river was high") == () and len(workbench.anchors_of_text(doc, "r", limit=2)) == 2
