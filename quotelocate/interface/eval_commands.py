@@ -180,7 +180,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         hits = par.get("cache")
         cached = f"; extraction cache: {hits['hits']} hits, {hits['misses']} misses" if hits else ""
         ran = f"Dask scheduler {par['scheduler']}" if par["backend"] == "dask" else f"{par['workers']} local process(es)"
-        print(f"quotelocate: {len(outline.paper_ids)} papers as tasks on {ran} in {par['seconds']:.1f}s{cached}", file=err)
+        print(f"quotelocate: {len(outline.labelled_paper_ids)} papers as tasks on {ran} in {par['seconds']:.1f}s{cached}", file=err)
     else:
         qs = load_quote_set(args.set, papers_path=args.papers, paper=args.paper, cache=cache)
         for warning in qs.warnings:
