@@ -44,6 +44,8 @@ from quotelocate.trace import RuleTrace, rule_trace
 from quotelocate.interface.eval_worker import WorkerRequest
 
 VIEWS = ("Evaluate", "Compare", "Inspect", "Playground", "Savings", "Share", "Runs", "Triage")
+LABEL_VIEW = "Label"  # works on its own draft set, not the sidebar's (label_view)
+VIEWS = (*VIEWS, LABEL_VIEW)
 UPLOAD = "upload"
 SETS = (*BUNDLED_SETS, UPLOAD)
 DEFAULT_RULES = PRESETS["recommended"]
@@ -1171,6 +1173,181 @@ def triage_view(quote_set: QuoteSet | None, choices: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# Label view: a draft set's unreviewed quotes, one at a time (logic in quotelocate.interface.workbench)
+
+LABEL_HELP = ("Draft sets are quote sets in the sets folder ({folder}); `quotelocate set init OUTPUTS --papers DIR` "
+              "writes one from a pipeline's outputs. Each decision is saved to the file at once.")
+
+
+@st.cache_resource(show_spinner="Opening the draft set and its papers…", max_entries=4)
+def load_draft(path: str, file_sha256: str, papers: str) -> QuoteSet:
+    return load_quote_set(path, papers_path=papers or None)
+
+
+@st.cache_resource(max_entries=8)
+def label_locator(paper_sha256: str, fingerprint: str, _part: QuoteSet, _rules: Rules) -> Locator:
+    return Locator(_part.document(), _rules, chunking=_part.chunking, chunks=_part.explicit_chunks)
+
+
+def _label_state(name: str) -> dict[str, Any]:
+    return st.session_state.setdefault("_label", {}).setdefault(name, {"set": None, "skipped": []})
+
+
+def _label_save(name: str, quote: Any, *, add: bool = False, message: str = "") -> None:
+    """Save one decision to the draft set's file and the open set; report in the next run."""
+    state = _label_state(name)
+    qs = state["set"]
+    part = workbench.paper_of(qs, quote)
+    try:
+        digest = editing.save_quote(qs.path, quote, expected_sha256=qs.set_hash, document=part.document(), add=add)
+    except QuotelocateError as exc:
+        st.session_state["_label_msg"] = ("error", str(exc))
+        return
+    state["set"] = workbench.with_quote(qs, quote, set_hash=digest)
+    if quote.id in state["skipped"] and quote.label != "unreviewed":
+        state["skipped"].remove(quote.id)
+    st.session_state["_label_msg"] = ("ok", message or f"Saved {quote.id} as {quote.label}.")
+
+
+def _label_decide(name: str, case: Any, label: str, tags_key: str) -> None:
+    try:
+        quote = workbench.decided_quote(case.quote, label=label, tags=st.session_state.get(tags_key) or (),
+                                        anchor=case.anchor)
+    except QuotelocateError as exc:
+        st.session_state["_label_msg"] = ("error", str(exc))
+        return
+    _label_save(name, quote)
+
+
+def _label_skip(name: str, qid: str) -> None:
+    skipped = _label_state(name)["skipped"]
+    if qid in skipped:
+        skipped.remove(qid)
+    skipped.append(qid)
+    st.session_state["_label_msg"] = ("ok", f"Skipped {qid}; it comes back after the others.")
+
+
+def _label_fix(name: str, case: Any, anchor: Any) -> None:
+    quote = workbench.decided_quote(case.quote, label="unreviewed", tags=case.quote.tags, anchor=anchor)
+    _label_save(name, quote, message=f"Anchor of {quote.id} set to page {anchor.page}, characters "
+                                     f"{anchor.start}-{anchor.end}; confirm the label next.")
+
+
+def label_view(quote_set: QuoteSet | None, choices: dict[str, Any]) -> None:
+    folder = editing.sets_folder()
+    names = workbench.draft_set_names(folder)
+    st.caption(LABEL_HELP.format(folder=folder))
+    if not names:
+        st.info("No quote sets in the sets folder yet.")
+        return
+    name = st.selectbox("Draft set", names, key="label_set", bind="query-params")
+    path = editing.edited_set_path(name, folder=folder)
+    state = _label_state(name)
+    on_disk = workbench.file_sha256(path)
+    if state["set"] is None or state["set"].set_hash != on_disk:  # first opened, or changed by someone else
+        try:
+            state["set"] = load_draft(str(path), on_disk, os.environ.get("QUOTELOCATE_PAPERS", ""))
+        except QuotelocateError as exc:
+            show_error("The set could not be opened.", str(exc))
+            return
+    qs = state["set"]
+    kind, message = st.session_state.pop("_label_msg", (None, ""))
+    if kind == "ok":
+        st.success(message)
+    elif kind == "error":
+        show_error("Nothing was saved.", message)
+    queue = workbench.label_queue(qs, skipped=state["skipped"])
+    st.text(f"{len(queue)} unreviewed of {len(qs)} quotes · {len(qs.faithful)} faithful · "
+            f"{len(qs.fabricated)} fabricated · {len(state['skipped'])} skipped")
+    if not queue:
+        st.success("Every quote of this set is labelled.")
+        return
+    rules = choices["rules"]
+    quote = qs.by_id(queue[0])
+    part = workbench.paper_of(qs, quote)
+    locator = label_locator(part.document().sha256, rules.fingerprint, part, rules)
+    case = workbench.label_case(qs, quote.id, locator)
+    render_label_case(case)
+    label_controls(name, qs, case, locator)
+
+
+def render_label_case(case: Any) -> None:
+    q, v, doc = case.quote, case.verdict, case.paper.document()
+    # plain text only: ids, quotes and passages come from the user's files and the paper
+    st.text(f"{q.id} · paper {case.paper.paper.file}" + (f" · cited chunk {q.cited_chunk}" if q.cited_chunk is not None else ""))
+    st.text("Quote as the model wrote it:")
+    st.code(q.text, language=None, wrap_lines=True)
+    st.text(f"Verdict: {v.status}" + (f" · cause {v.cause}" if v.cause else "") + f" · {v.reason}")
+    if v.near_miss is not None:
+        nm = v.near_miss
+        st.text(f"Closest passage (near miss), page {nm.page}, {nm.similarity:.0f}% similar:")
+        st.code(nm.passage, language=None, wrap_lines=True)
+        st.text("Character diff, [-passage-]{+quote+}:")
+        st.code(nm.diff_text(), language=None, wrap_lines=True)
+    a = case.anchor
+    if a is None:
+        st.text("No anchor proposed: nothing in the paper resembles the quote.")
+        return
+    st.text(f"Proposed anchor ({case.anchor_source}), page {a.page}, characters {a.start}-{a.end}:")
+    st.code(a.text, language=None, wrap_lines=True)
+    if doc.kind != "pdf":
+        return
+    pages = doc.pages_for(a.start, a.end)[:2]
+    boxes = doc.boxes([(a.start, a.end)])
+    cols = st.columns(len(pages))
+    for column, page in zip(cols, pages):
+        png = page_png(doc.sha256, page, tuple(b for b in boxes if b.page == page), False, case.paper)
+        column.image(png, caption=f"page {page}: proposed anchor highlighted", width="stretch")
+
+
+def label_controls(name: str, qs: QuoteSet, case: Any, locator: Locator) -> None:
+    from quotelocate.data.drafting import proposed_tags
+
+    q = case.quote
+    c1, c2 = st.columns(2)
+    faithful_default = [t for t in q.tags if t in FAITHFUL_TAGS] or ["plain"]
+    fabricated_default = [t for t in q.tags if t in FABRICATED_TAGS] or list(proposed_tags("fabricated", case.verdict))
+    c1.multiselect("Tags if faithful", FAITHFUL_TAGS, default=faithful_default, key=f"label_ftags_{q.id}")
+    c2.multiselect("Tags if fabricated", FABRICATED_TAGS, default=fabricated_default, key=f"label_xtags_{q.id}")
+    b = st.columns(3)
+    b[0].button("Faithful (f)", key="label_faithful", shortcut="f", type="primary", disabled=case.anchor is None,
+                on_click=_label_decide, args=(name, case, "faithful", f"label_ftags_{q.id}"),
+                help="In the paper: label it faithful, anchored on the proposed anchor.")
+    b[1].button("Fabricated (x)", key="label_fabricated", shortcut="x",
+                on_click=_label_decide, args=(name, case, "fabricated", f"label_xtags_{q.id}"),
+                help="Not in the paper as written: label it fabricated (no anchor).")
+    b[2].button("Skip (s)", key="label_skip", shortcut="s", on_click=_label_skip, args=(name, q.id),
+                help="Leave it unreviewed and show it again after the others.")
+    with st.expander("Fix the anchor"):
+        if len(case.occurrences) > 1:
+            labels = [f"page {o.page}, characters {o.start}-{o.end}" for o in case.occurrences]
+            pick = st.selectbox("The anchor's text occurs more than once; which is the quote's?", range(len(labels)),
+                                format_func=labels.__getitem__, key=f"label_occ_{q.id}")
+            st.button("Use this occurrence", key="label_use_occ", on_click=_label_fix,
+                      args=(name, case, case.occurrences[pick]))
+        typed = st.text_area("Or type the passage the quote comes from (checked against the paper under the rules)",
+                             key=f"label_anchor_{q.id}", height=80)
+        if st.button("Check and use as the anchor", key="label_use_typed"):
+            try:
+                _label_fix(name, case, workbench.anchor_from_text(locator, typed))
+            except QuotelocateError as exc:
+                st.session_state["_label_msg"] = ("error", str(exc))
+            st.rerun()
+    with st.expander("Add a new quote from a passage"):
+        passage = st.text_area("Passage of this paper (checked against the paper under the rules)",
+                               key="label_new_passage", height=80)
+        if st.button("Add as a faithful quote", key="label_add"):
+            try:
+                anchor = workbench.anchor_from_text(locator, passage)
+                new = workbench.added_quote(qs, case.paper, anchor, passage)
+            except QuotelocateError as exc:
+                st.session_state["_label_msg"] = ("error", str(exc))
+            else:
+                _label_save(name, new, add=True, message=f"Added {new.id} (faithful, page {anchor.page}).")
+            st.rerun()
+
+
+# ---------------------------------------------------------------------------------------
 
 
 def main() -> None:
@@ -1184,12 +1361,12 @@ def main() -> None:
         render_set_header(quote_set, choices["rules"])
     tabs = st.tabs(VIEWS, key="view", bind="query-params")
     controllers = (evaluate_view, compare_view, inspect_view, playground_view, savings_view, share_view, runs_view,
-                   triage_view)
+                   triage_view, label_view)
     for view, tab, controller in zip(VIEWS, tabs, controllers):
         if not tab.open:
             continue
         with tab:
-            if quote_set is None and controller not in (runs_view, triage_view):  # neither needs a quote set
+            if quote_set is None and controller not in (runs_view, triage_view, label_view):  # these need no quote set
                 st.info("Choose a quote set that loads to see this view.")
                 continue
             if quote_set is not None and quote_set.multi_paper and view in ONE_PAPER_VIEWS:

@@ -56,10 +56,16 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def sets_dir(tmp_path_factory) -> Path:
+    """The server's sets folder (``$QUOTELOCATE_SETS``), where the Label view finds draft sets."""
+    return tmp_path_factory.mktemp("sets")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, sets_dir):
     port = free_port()
     tmp = tmp_path_factory.mktemp("browser")
-    env = {**os.environ, "QUOTELOCATE_RUNS": str(tmp / "runs.sqlite3"), "QUOTELOCATE_SETS": str(tmp / "sets"),
+    env = {**os.environ, "QUOTELOCATE_RUNS": str(tmp / "runs.sqlite3"), "QUOTELOCATE_SETS": str(sets_dir),
            "PYTHONUNBUFFERED": "1"}
     env.setdefault("QUOTELOCATE_PAPERS", str(REPO.parent / "shared" / "papers"))
     # the triage outputs name the synthetic paper by file name: the server finds it on its search path
@@ -436,4 +442,39 @@ def test_triage_view_ranks_an_uploaded_outputs_file(server, page):
     )
     assert not page.locator('[data-testid="stException"]').count()
     shoot(page, "triage")
+
+
+def test_label_view_confirms_a_quote_and_saves_the_draft_set(server, page, sets_dir, tmp_path):
+    import io
+    import json
+
+    from quotelocate.interface import cli
+
+    synth = REPO / "datasets" / "synthetic"
+    outputs = tmp_path / "outputs.jsonl"
+    outputs.write_text("".join(json.dumps({"paper": "synthetic.pdf", "quote": q}) + "\n" for q in (
+        PLAYGROUND_QUOTE, "On a benchmark of 42 gauges, SLA")), encoding="utf-8")
+    target = sets_dir / "browser-draft.yaml"
+    assert cli.main(["set", "init", str(outputs), "--papers", str(synth), "-o", str(target)],
+                    out=io.StringIO(), err=io.StringIO()) == 0
+    shutil.copyfile(synth / "synthetic.pdf", sets_dir / "synthetic.pdf")  # the set's own folder is on its search path
+    before = target.read_bytes()
+    expect = sync_api.expect
+    page.goto(f"{server}/?view=Label&label_set=browser-draft")
+    expect(page.get_by_text("q1 · paper synthetic.pdf").first).to_be_visible(timeout=120_000)
+    page.locator('[data-testid="stImage"]').first.wait_for(timeout=60_000)  # the page, proposed anchor highlighted
+    settle(page)
+    page.get_by_role("button", name="Faithful (f)").click()
+    expect(page.get_by_text("Saved q1 as faithful.").first).to_be_visible(timeout=60_000)
+    saved = {q["id"]: q for q in yaml.safe_load(target.read_text(encoding="utf-8"))["quotes"]}
+    assert target.read_bytes() != before and saved["q1"]["label"] == "faithful" and saved["q2"]["label"] == "unreviewed"
+    expect(page.get_by_text("q2 · paper synthetic.pdf").first).to_be_visible(timeout=60_000)
+    settle(page)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")  # keys go to the page, not a box
+    page.keyboard.press("x")  # the fabricated button's shortcut
+    expect(page.get_by_text("Saved q2 as fabricated.").first).to_be_visible(timeout=60_000)
+    saved = {q["id"]: q for q in yaml.safe_load(target.read_text(encoding="utf-8"))["quotes"]}
+    assert saved["q2"]["label"] == "fabricated" and "anchor" not in saved["q2"]
+    assert not page.locator('[data-testid="stException"]').count()
+    shoot(page, "label")
     assert not page.dialogs

@@ -6,6 +6,10 @@ the sets folder: ``$QUOTELOCATE_SETS``, else ``$XDG_DATA_HOME/quotelocate/sets``
 path. The first quote creates it with the pin, text fingerprint and chunking of the set
 the quote was checked against; later quotes must be on the same paper.
 
+:func:`save_quote` changes one quote of an existing set, or adds one (the workbench's
+Label view: a label given, an anchor fixed, a passage added), refusing when the file
+changed on disk since it was read, so no one's decision is overwritten unseen.
+
 Every write is atomic: the whole new file is written beside the old one, read back and
 validated by :func:`~quotelocate.data.quoteset.load_quote_set` (anchors verified against
 the open paper), flushed to disk, and only then renamed over the old file. A failed
@@ -14,6 +18,7 @@ check or a crash leaves the previous file as it was.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -23,8 +28,9 @@ from typing import Any
 
 import yaml
 
+from ..document import Document
 from ..errors import DatasetError
-from .quoteset import Quote, QuoteSet, _quote_to_dict, load_quote_set
+from .quoteset import MULTI_FORMAT_VERSION, Quote, QuoteSet, _quote_to_dict, dump_quote_set, load_quote_set, set_outline
 
 _NAME = re.compile(r"[a-z0-9-]+")
 
@@ -124,3 +130,60 @@ def add_quote(name: str, quote: Quote, *, quote_set: QuoteSet, folder: str | os.
             pass
         raise
     return load_quote_set(path, document=document)
+
+
+def save_quote(path: str | os.PathLike, quote: Quote, *, expected_sha256: str, document: Document,
+               add: bool = False) -> str:
+    """Replace the quote with ``quote.id`` in the set file ``path`` (``add``: append it
+    as a new quote) and return the sha256 of the file as written.
+
+    ``expected_sha256``: the file's sha256 when it was read; a file changed since is
+    refused, not overwritten. ``document``: the paper of the quote, which its anchor must
+    read (text and page). The file is rewritten by the set writer, every other quote as
+    it was, into a temporary file beside it that is validated, flushed and renamed over
+    it. Raises :class:`~quotelocate.errors.DatasetError` naming the file.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DatasetError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if hashlib.sha256(raw).hexdigest() != expected_sha256:
+        raise DatasetError(f"{path}: changed on disk since it was opened; nothing was saved (reload it)")
+    a = quote.anchor
+    if a is not None and (document.text[a.start : a.end] != a.text or document.page_at(a.start) != a.page):
+        raise DatasetError(f"{path}: quote {quote.id!r}: field 'anchor': does not read the paper's text on page {a.page}")
+    text = raw.decode("utf-8")
+    data = yaml.safe_load(text)
+    entry = _quote_to_dict(quote)
+    if data.get("format") != MULTI_FORMAT_VERSION:
+        entry.pop("paper", None)
+    quotes = data["quotes"]
+    at = next((i for i, q in enumerate(quotes) if q.get("id") == quote.id), None)
+    if add:
+        if at is not None:
+            raise DatasetError(f"{path}: quote {quote.id!r}: field 'id': already in the set; pick another id")
+        quotes.append(entry)
+    elif at is None:
+        raise DatasetError(f"{path}: quote {quote.id!r}: no such quote in the set")
+    else:
+        quotes[at] = entry
+    comments = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        comments.append(line[1:].strip())
+    out = dump_quote_set(data, header="\n".join(comments)).encode("utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".yaml", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(out)
+            fh.flush()
+            os.fsync(fh.fileno())
+        set_outline(Path(tmp))  # refuse to replace a good file by a bad one
+        os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return hashlib.sha256(out).hexdigest()

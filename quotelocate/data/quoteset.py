@@ -86,6 +86,12 @@ BUNDLED_SETS: dict[str, str] = {
 to ``datasets/``."""
 
 LABELS = ("faithful", "fabricated")
+"""The labels a person gives a quote; only quotes with one of them are evaluated."""
+UNREVIEWED = "unreviewed"
+"""The label state of a quote nobody has checked yet (a draft set's quotes, see
+:mod:`quotelocate.data.drafting`): it may carry a proposed anchor and tags of either
+kind, and evaluation leaves it out and says how many it left out."""
+LABEL_STATES = LABELS + (UNREVIEWED,)
 
 FAITHFUL_TAGS = (
     "plain", "linebreak", "ligature", "hyphen-keep", "hyphen-drop", "page-number",
@@ -174,10 +180,11 @@ class Allowance:
 class Quote:
     """One labelled quote.
 
-    id: unique in its set; text: what the model wrote; label: ``faithful`` or
-    ``fabricated``; tags: artifact or fabrication classes; cited_chunk: the chunk the
+    id: unique in its set; text: what the model wrote; label: ``faithful``,
+    ``fabricated`` or ``unreviewed`` (not checked yet); tags: artifact or fabrication
+    classes; cited_chunk: the chunk the
     model cited (None: document scope); anchor: ground truth of a faithful quote
-    (None for fabricated ones); allow: what an independent check of the label may
+    (None for fabricated ones; a proposal, or None, for an unreviewed one); allow: what an independent check of the label may
     allow (faithful quotes only; None when nothing beyond the basic readings); note: why
     it is labelled so; paper: the id of the paper it quotes, in a set that spans several
     papers ("" in a one-paper set).
@@ -196,6 +203,11 @@ class Quote:
     @property
     def faithful(self) -> bool:
         return self.label == "faithful"
+
+    @property
+    def reviewed(self) -> bool:
+        """False for a quote labelled ``unreviewed``."""
+        return self.label != UNREVIEWED
 
 
 @dataclass(frozen=True, eq=False)
@@ -356,7 +368,28 @@ class QuoteSet:
 
     @property
     def fabricated(self) -> tuple[Quote, ...]:
-        return tuple(q for q in self.quotes if not q.faithful)
+        return tuple(q for q in self.quotes if q.label == "fabricated")
+
+    @property
+    def unreviewed(self) -> tuple[Quote, ...]:
+        """The quotes nobody has labelled yet (``label: unreviewed``)."""
+        return tuple(q for q in self.quotes if not q.reviewed)
+
+    def labelled_only(self) -> "QuoteSet":
+        """The same set without its unreviewed quotes (and without any paper that then
+        has none), for evaluation; :class:`DatasetError` when no quote is labelled."""
+        if not self.unreviewed:
+            return self
+        if len(self.unreviewed) == len(self.quotes):
+            raise DatasetError(
+                f"{self.path or self.name}: all {len(self.quotes)} quotes are unreviewed; label some first "
+                "(the workbench's Label view) to evaluate"
+            )
+        quotes = tuple(q for q in self.quotes if q.reviewed)
+        if not self.paper_sets:
+            return replace(self, quotes=quotes)
+        parts = tuple(replace(p, quotes=tuple(q for q in p.quotes if q.reviewed)) for p in self.paper_sets)
+        return replace(self, quotes=quotes, paper_sets=tuple(p for p in parts if p.quotes))
 
     def by_id(self, quote_id: str) -> Quote:
         for q in self.quotes:
@@ -673,16 +706,16 @@ def _read_quotes(v: Validator, value: Any, *, paper_ids: Mapping[str, int | None
                     quote_id=qid,
                 )
         label = v.string(q["label"], path + ("label",), quote_id=qid)
-        if label not in LABELS:
-            raise v.fail(path + ("label",), f"{label!r} is not one of {', '.join(LABELS)}", quote_id=qid)
+        if label not in LABEL_STATES:
+            raise v.fail(path + ("label",), f"{label!r} is not one of {', '.join(LABEL_STATES)}", quote_id=qid)
         # an empty or blank fabricated quote is a legitimate test of the `invalid` verdict
-        text = v.string(q["text"], path + ("text",), quote_id=qid, allow_empty=label == "fabricated")
+        text = v.string(q["text"], path + ("text",), quote_id=qid, allow_empty=label != "faithful")
         tags_raw = q["tags"]
         if not isinstance(tags_raw, list):
             raise v.fail(path + ("tags",), f"expected a list of tags, got {kind(tags_raw)}", quote_id=qid)
-        if not tags_raw:
+        if not tags_raw and label != UNREVIEWED:
             raise v.fail(path + ("tags",), "at least one tag is required", quote_id=qid)
-        allowed = FAITHFUL_TAGS if label == "faithful" else FABRICATED_TAGS
+        allowed = _allowed_tags(label)
         tags: list[str] = []
         for j, t in enumerate(tags_raw):
             tag = v.string(t, path + ("tags", j), quote_id=qid)
@@ -700,7 +733,7 @@ def _read_quotes(v: Validator, value: Any, *, paper_ids: Mapping[str, int | None
             cited = v.integer(q["cited_chunk"], path + ("cited_chunk",), quote_id=qid)
         note = v.string(q["note"], path + ("note",), quote_id=qid, allow_empty=True) if q.get("note") is not None else ""
         anchor = None
-        if label == "faithful":
+        if label == "faithful" or (label == UNREVIEWED and q.get("anchor") is not None):
             if q.get("anchor") is None:
                 raise v.fail(path + ("anchor",), "missing required field (every faithful quote has an anchor)", quote_id=qid)
             a = v.mapping(q["anchor"], path + ("anchor",), _ANCHOR_KEYS, required=("page", "start", "end", "text"), quote_id=qid)
@@ -716,7 +749,7 @@ def _read_quotes(v: Validator, value: Any, *, paper_ids: Mapping[str, int | None
             raise v.fail(path + ("anchor",), "a fabricated quote has no anchor", quote_id=qid)
         allow = None
         if q.get("allow") is not None:
-            if anchor is None:
+            if label != "faithful":
                 raise v.fail(path + ("allow",), "only a faithful quote has allowances", quote_id=qid)
             allow = _read_allow(v, q["allow"], path + ("allow",), anchor, qid)
         out.append(
@@ -766,15 +799,24 @@ def _read_allow(v: Validator, value: Any, path: tuple, anchor: Anchor, qid: str)
     return Allowance(spans=tuple(spans), readings=tuple(readings))
 
 
+def _allowed_tags(label: str) -> tuple[str, ...]:
+    """The tags a quote with ``label`` may carry (an unreviewed one: a proposal of either kind)."""
+    if label == "faithful":
+        return FAITHFUL_TAGS
+    if label == "fabricated":
+        return FABRICATED_TAGS
+    return FAITHFUL_TAGS + FABRICATED_TAGS
+
+
 def _check_quote_fields(q: Quote, source: str, index: int) -> None:
     """The same checks as the YAML reader, for quotes built in code."""
     v = Validator(source, {})
     path = ("quotes", index)
     v.string(q.text, path + ("text",), quote_id=q.id, allow_empty=not q.faithful)
-    if q.label not in LABELS:
-        raise DatasetError(f"{source}: quote {q.id!r}: field 'label': {q.label!r} is not one of {', '.join(LABELS)}")
-    allowed = FAITHFUL_TAGS if q.faithful else FABRICATED_TAGS
-    if not q.tags:
+    if q.label not in LABEL_STATES:
+        raise DatasetError(f"{source}: quote {q.id!r}: field 'label': {q.label!r} is not one of {', '.join(LABEL_STATES)}")
+    allowed = _allowed_tags(q.label)
+    if not q.tags and q.reviewed:
         raise DatasetError(f"{source}: quote {q.id!r}: field 'tags': at least one tag is required")
     for tag in q.tags:
         if tag not in allowed:
@@ -783,7 +825,7 @@ def _check_quote_fields(q: Quote, source: str, index: int) -> None:
         raise DatasetError(f"{source}: quote {q.id!r}: field 'cited_chunk': expected a whole number")
     if q.faithful and q.anchor is None:
         raise DatasetError(f"{source}: quote {q.id!r}: field 'anchor': every faithful quote has an anchor")
-    if not q.faithful and q.anchor is not None:
+    if q.label == "fabricated" and q.anchor is not None:
         raise DatasetError(f"{source}: quote {q.id!r}: field 'anchor': a fabricated quote has no anchor")
     if not q.faithful and q.allow is not None:
         raise DatasetError(f"{source}: quote {q.id!r}: field 'allow': only a faithful quote has allowances")
@@ -869,7 +911,7 @@ def quote_set_yaml(
     <BLANKLINE>
     """
     q = _yaml_string
-    out = [f"# {header}"] if header else []
+    out = [f"# {line}" for line in header.splitlines()] if header else []
     out += ["format: 1", f"name: {name}", f"description: {q(description)}", "paper:", f"  file: {q(paper.file)}"]
     out.append(f"  sha256: {q(paper.sha256)}")
     if paper.url:
@@ -884,38 +926,123 @@ def quote_set_yaml(
         out += ["chunking:", f"  size: {chunking.size}", f"  overlap: {chunking.overlap}", f"  group_size: {chunking.group_size}"]
     out.append("quotes:")
     for quote in quotes:
-        out.append(f"  - id: {quote.id}")
-        out.append(f"    text: {q(quote.text)}")
-        out.append(f"    label: {quote.label}")
-        out.append(f"    tags: [{', '.join(quote.tags)}]")
-        if quote.cited_chunk is not None:
-            out.append(f"    cited_chunk: {quote.cited_chunk}")
-        if quote.anchor is not None:
-            a = quote.anchor
-            out += ["    anchor:", f"      page: {a.page}", f"      start: {a.start}", f"      end: {a.end}", f"      text: {q(a.text)}"]
-        if quote.allow is not None:
-            out.append("    allow:")
-            if quote.allow.spans:
-                out.append("      spans:")
-                out += [f"        - {{start: {sp.start}, end: {sp.end}, kind: {sp.kind}}}" for sp in quote.allow.spans]
-            if quote.allow.readings:
-                out.append(f"      readings: [{', '.join(quote.allow.readings)}]")
-        if quote.note:
-            out.append(f"    note: {q(quote.note)}")
+        out += _quote_lines(quote)
+    return "\n".join(out) + "\n"
+
+
+def _quote_lines(quote: Quote) -> list[str]:
+    """One quote of a set file; its ``paper`` line only in a set of several papers."""
+    q = _yaml_string
+    out = [f"  - id: {quote.id}"]
+    if quote.paper:
+        out.append(f"    paper: {q(quote.paper)}")
+    out.append(f"    text: {q(quote.text)}")
+    out.append(f"    label: {quote.label}")
+    out.append(f"    tags: [{', '.join(quote.tags)}]")
+    if quote.cited_chunk is not None:
+        out.append(f"    cited_chunk: {quote.cited_chunk}")
+    if quote.anchor is not None:
+        a = quote.anchor
+        out += ["    anchor:", f"      page: {a.page}", f"      start: {a.start}", f"      end: {a.end}", f"      text: {q(a.text)}"]
+    if quote.allow is not None:
+        out.append("    allow:")
+        if quote.allow.spans:
+            out.append("      spans:")
+            out += [f"        - {{start: {sp.start}, end: {sp.end}, kind: {sp.kind}}}" for sp in quote.allow.spans]
+        if quote.allow.readings:
+            out.append(f"      readings: [{', '.join(quote.allow.readings)}]")
+    if quote.note:
+        out.append(f"    note: {q(quote.note)}")
+    return out
+
+
+def _chunking_lines(chunking: Mapping[str, Any], indent: str) -> list[str]:
+    """A ``chunking`` mapping's keys (size, overlap, group_size, file), one a line."""
+    out = []
+    for key in ("size", "overlap", "group_size"):
+        if chunking.get(key) is not None:
+            out.append(f"{indent}{key}: {int(chunking[key])}")
+    if chunking.get("file") is not None:
+        out.append(f"{indent}file: {_yaml_string(str(chunking['file']))}")
+    return out
+
+
+def multi_quote_set_yaml(
+    *,
+    name: str,
+    description: str,
+    papers: Sequence[Paper],
+    quotes: Sequence[Quote],
+    chunking: Mapping[str, Any] | None = None,
+    paper_chunking: Mapping[str, Mapping[str, Any]] | None = None,
+    header: str = "",
+) -> str:
+    """A set file of several papers (format 2) as text, written as :func:`quote_set_yaml`
+    writes format 1: every paper's ``id`` and pin, then the quotes, each naming its
+    ``paper``. ``chunking``: the set-wide keys (size, overlap, group_size);
+    ``paper_chunking``: a paper id's own keys (a chunk ``file`` belongs there).
+
+    >>> print(multi_quote_set_yaml(name="two", description="", papers=[Paper(file="a.pdf", sha256="0" * 64, id="a")],
+    ...       quotes=[Quote(id="q1", text="so it goes", label="unreviewed", paper="a")]))
+    format: 2
+    name: two
+    description: ""
+    papers:
+      - id: a
+        file: "a.pdf"
+        sha256: "0000000000000000000000000000000000000000000000000000000000000000"
+    quotes:
+      - id: q1
+        paper: "a"
+        text: "so it goes"
+        label: unreviewed
+        tags: []
+    <BLANKLINE>
+    """
+    q = _yaml_string
+    out = [f"# {line}" for line in header.splitlines()] if header else []
+    out += [f"format: {MULTI_FORMAT_VERSION}", f"name: {name}", f"description: {q(description)}"]
+    if chunking:
+        out += ["chunking:", *_chunking_lines(chunking, "  ")]
+    out.append("papers:")
+    for paper in papers:
+        out += [f"  - id: {paper.id}", f"    file: {q(paper.file)}", f"    sha256: {q(paper.sha256)}"]
+        if paper.url:
+            out.append(f"    url: {q(paper.url)}")
+        if paper.version:
+            out.append(f"    version: {q(paper.version)}")
+        if paper.text is not None:
+            t = paper.text
+            out += ["    text:", f"      extractor: {q(t.extractor)}", f"      extractor_version: {q(t.extractor_version)}",
+                    f"      flags: {t.flags}", f"      sha256: {q(t.sha256)}"]
+        own = (paper_chunking or {}).get(paper.id)
+        if own:
+            out += ["    chunking:", *_chunking_lines(own, "      ")]
+    out.append("quotes:")
+    for quote in quotes:
+        out += _quote_lines(quote)
     return "\n".join(out) + "\n"
 
 
 def dump_quote_set(data: Mapping[str, Any], *, header: str = "") -> str:
-    """A set assembled as a format-1 mapping (as ``yaml.safe_load`` reads one back),
-    written by :func:`quote_set_yaml`. Loading the text validates it."""
-    p = data["paper"]
-    pin = p.get("text")
+    """A set assembled as a mapping (as ``yaml.safe_load`` reads one back), written by
+    :func:`quote_set_yaml` (format 1) or :func:`multi_quote_set_yaml` (format 2).
+    Loading the text validates it."""
     quotes = [
         Quote(id=q["id"], text=q["text"], label=q["label"], tags=tuple(q["tags"]), cited_chunk=q.get("cited_chunk"),
-              anchor=Anchor(**q["anchor"]) if q.get("anchor") else None, note=q.get("note", ""),
-              allow=_allowance(q["allow"]) if q.get("allow") else None)
+              anchor=Anchor(**q["anchor"]) if q.get("anchor") else None, note=q.get("note") or "",
+              allow=_allowance(q["allow"]) if q.get("allow") else None, paper=q.get("paper") or "")
         for q in data["quotes"]
     ]
+    if data.get("format") == MULTI_FORMAT_VERSION:
+        papers = [_paper_of(p, paper_id=p["id"]) for p in data["papers"]]
+        return multi_quote_set_yaml(
+            name=data["name"], description=data.get("description") or "", papers=papers, quotes=quotes,
+            chunking=data.get("chunking"), header=header,
+            paper_chunking={p["id"]: p["chunking"] for p in data["papers"] if p.get("chunking")},
+        )
+    p = data["paper"]
+    pin = p.get("text")
     return quote_set_yaml(
         name=data["name"],
         description=data.get("description", ""),
@@ -926,6 +1053,14 @@ def dump_quote_set(data: Mapping[str, Any], *, header: str = "") -> str:
         chunking=Chunking(**data["chunking"]) if data.get("chunking") else None,
         quotes=quotes,
         header=header,
+    )
+
+
+def _paper_of(p: Mapping[str, Any], *, paper_id: str = "") -> Paper:
+    pin = p.get("text")
+    return Paper(
+        file=p["file"], sha256=p["sha256"], url=p.get("url") or "", version=p.get("version") or "", id=paper_id,
+        text=None if pin is None else TextPin(str(pin["extractor"]), str(pin["extractor_version"]), int(pin["flags"]), str(pin["sha256"])),
     )
 
 
@@ -1028,6 +1163,14 @@ class SetOutline:
     paper_ids: tuple[str, ...]
     quote_ids: tuple[str, ...]
     multi_paper: bool
+    unreviewed_ids: tuple[str, ...] = ()
+    labelled_paper_ids: tuple[str, ...] = ()
+
+    @property
+    def labelled_ids(self) -> tuple[str, ...]:
+        """The ids of the quotes that carry a label (not ``unreviewed``), in file order."""
+        skip = set(self.unreviewed_ids)
+        return tuple(q for q in self.quote_ids if q not in skip)
 
 
 def set_outline(path_or_name: str | os.PathLike) -> SetOutline:
@@ -1051,6 +1194,11 @@ def set_outline(path_or_name: str | os.PathLike) -> SetOutline:
         paper_ids=tuple(_spec_paper_id(ps) for ps in spec.papers),
         quote_ids=tuple(q.id for q in spec.quotes),
         multi_paper=spec.multi,
+        unreviewed_ids=tuple(q.id for q in spec.quotes if not q.reviewed),
+        labelled_paper_ids=tuple(
+            pid for pid in (_spec_paper_id(ps) for ps in spec.papers)
+            if any(q.reviewed and (q.paper == pid or not spec.multi) for q in spec.quotes)
+        ),
     )
 
 

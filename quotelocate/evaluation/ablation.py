@@ -40,8 +40,10 @@ def ablation(
     McNemar p-value of the paired accept/reject outcomes on faithful and on fabricated
     quotes, and each adjusted for the number of tests by Holm's step-down method
     (``holm_p_*``: the family is every row of the table, faithful and fabricated tests
-    corrected separately). Variants shared by several configs are run once.
+    corrected separately). Variants shared by several configs are run once. Unreviewed
+    quotes are left out, as :func:`evaluate` leaves them out.
     """
+    quote_set = quote_set.labelled_only()
     if isinstance(base, Evaluation):
         named = base.configs
         scope = base.meta.get("scope", scope)

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ..data.quoteset import load_quote_set, set_outline
-from ..errors import ConfigError
+from ..errors import ConfigError, DatasetError
 from ..extraction_cache import DEFAULT_MAX_BYTES, ExtractionCache
 from ..normalize import PRESETS, Rules
 from .configs import ConfigsArg, resolve_configs
@@ -138,8 +138,13 @@ def evaluate_corpus(
             cache_max_bytes=cache.max_bytes if cache is not None else DEFAULT_MAX_BYTES,
             baseline=savings.baseline,
         ).to_json()
-        for pid in outline.paper_ids
+        for pid in outline.labelled_paper_ids  # a paper whose quotes are all unreviewed has nothing to count
     ]
+    if not tasks:
+        raise DatasetError(
+            f"{outline.path}: all {len(outline.quote_ids)} quotes are unreviewed; label some first "
+            "(the workbench's Label view) to evaluate"
+        )
     t0 = time.perf_counter()
     if cluster is not None:
         from .dask_runner import run_on_dask
@@ -155,6 +160,7 @@ def evaluate_corpus(
         "set": outline.name,
         "set_path": str(outline.path),
         "set_hash": outline.set_hash,
+        "unreviewed": len(outline.unreviewed_ids),
         "parallel": {
             **backend,
             "seconds": time.perf_counter() - t0,
@@ -163,7 +169,7 @@ def evaluate_corpus(
             "cache": _sum_cache(results),
         },
     }
-    return combine(parts, named=named, savings=savings, quote_order=outline.quote_ids, set_meta=set_meta)
+    return combine(parts, named=named, savings=savings, quote_order=outline.labelled_ids, set_meta=set_meta)
 
 
 def _sum_cache(results: Sequence[dict]) -> dict | None:

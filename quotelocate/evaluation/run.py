@@ -104,6 +104,8 @@ def evaluate(
                 f"savings.baseline: {savings.baseline!r} is neither an evaluated config ({', '.join(named)}) nor a preset"
             )
         named[savings.baseline] = PRESETS[savings.baseline]
+    unreviewed = len(quote_set.unreviewed)
+    quote_set = quote_set.labelled_only()  # only labelled quotes have a right answer to count
     parts = quote_set.parts
     for part in parts:
         part.document()  # parse every paper once, before any timing
@@ -160,6 +162,7 @@ def evaluate(
         share = len(quote_set.fabricated) / n if n else 0.0
     saving_frame = savings_table(metrics, savings, fabricated_share=share, verdicts=verdicts)
     meta = provenance(quote_set, named, scope=scope, repeats=repeats, savings=savings, share=share)
+    meta["unreviewed"] = unreviewed
     ev = Evaluation(verdicts=verdicts, metrics=metrics, by_tag=by_tag, savings=saving_frame, meta=meta, by_paper=by_paper)
     if ablation:
         ev = add_ablation(ev, quote_set, workers=workers)

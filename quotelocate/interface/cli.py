@@ -8,8 +8,8 @@ Text meant for people escapes control characters that come from quotes or papers
 a quote cannot move the cursor or recolour a terminal.
 
 Commands: ``locate``, ``audit``, ``chunks``, ``text``, ``synth``, plus the evaluation
-commands (``eval``, ``runs``, ``compare``, ``fetch``, ``report``), ``schema``, ``serve`` and
-``triage`` registered by their modules.
+commands (``eval``, ``runs``, ``compare``, ``fetch``, ``report``), ``schema``, ``serve``,
+``triage`` and ``set`` registered by their modules.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ..errors import ConfigError, QuoteInputError, QuotelocateError
 from ..jsonl import iter_jsonl, read_jsonl
 from ..limits import Limits
 from ..normalize import PRESETS, Rules, preset
-from . import eval_commands, report_commands, schema_commands, serve, triage_commands
+from . import eval_commands, report_commands, schema_commands, serve, set_commands, triage_commands
 from .extras import require
 from .options import add_limit_options
 
@@ -508,6 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
     schema_commands.add_parsers(sub)
     serve.add_parsers(sub)
     triage_commands.add_parsers(sub)
+    set_commands.add_parsers(sub)
     return parser
 
 

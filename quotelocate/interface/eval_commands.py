@@ -180,7 +180,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         hits = par.get("cache")
         cached = f"; extraction cache: {hits['hits']} hits, {hits['misses']} misses" if hits else ""
         ran = f"Dask scheduler {par['scheduler']}" if par["backend"] == "dask" else f"{par['workers']} local process(es)"
-        print(f"quotelocate: {len(outline.paper_ids)} papers as tasks on {ran} in {par['seconds']:.1f}s{cached}", file=err)
+        print(f"quotelocate: {len(outline.labelled_paper_ids)} papers as tasks on {ran} in {par['seconds']:.1f}s{cached}", file=err)
     else:
         qs = load_quote_set(args.set, papers_path=args.papers, paper=args.paper, cache=cache)
         for warning in qs.warnings:
@@ -233,6 +233,9 @@ def print_evaluation(ev: Any, out: TextIO) -> None:
         f"scope {meta.get('scope') or 'group/document'}, {meta.get('repeats')} timed runs per quote",
         file=out,
     )
+    if meta.get("unreviewed"):
+        print(f"{meta['unreviewed']} unreviewed quotes are not counted (label them in the workbench's Label view)",
+              file=out)
     print("rates with 95% Wilson intervals", file=out)
     print(format_metrics(ev.metrics).to_string(index=False), file=out)
     by_paper = getattr(ev, "by_paper", None)

@@ -12,6 +12,10 @@ like the rest of the package (``app.py`` only wires these to widgets).
   varies one rule.
 * Playground: :func:`cited_chunk_of` reads the cited chunk a user pasted (a number or
   the chunk's text); :func:`labelled_quote` turns a checked quote into a quote-set entry.
+* Label: :func:`label_queue` orders a draft set's unreviewed quotes, :func:`label_case`
+  gathers what the view shows for one, :func:`decided_quote`, :func:`anchor_from_text`
+  and :func:`added_quote` turn a decision into a quote (saved by
+  :func:`~quotelocate.data.editing.save_quote`), :func:`with_quote` updates the open set.
 
 >>> share_query({"set": "synthetic", "quotes": False, "view": "Inspect", "chunk_size": None}, {"set": "synthetic"})
 {'quotes': 'false', 'view': 'Inspect'}
@@ -21,9 +25,12 @@ like the rest of the package (``app.py`` only wires these to widgets).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
+import re
 import urllib.parse
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -350,3 +357,142 @@ def labelled_quote(verdict: Verdict, *, quote_id: str, label: str, tags: Sequenc
     cited = verdict.cited_chunk
     return Quote(id=quote_id, text=verdict.quote, label=label, tags=tuple(tags), cited_chunk=cited, anchor=anchor,
                  note=note)
+
+
+# ---------------------------------------------------------------------------------------
+# Label view: going through the unreviewed quotes of a draft set
+
+
+def draft_set_names(folder: str | os.PathLike | None = None) -> list[str]:
+    """The sets in the sets folder (``$QUOTELOCATE_SETS``) a name can open, sorted:
+    ``NAME.yaml`` files whose ``NAME`` is a set name (never a path)."""
+    from ..data.editing import sets_folder
+
+    root = Path(folder) if folder is not None else sets_folder()
+    if not root.is_dir():
+        return []
+    return sorted(p.stem for p in root.glob("*.yaml") if p.is_file() and re.fullmatch(r"[a-z0-9-]+", p.stem))
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """The sha256 of a file's bytes ('' when it cannot be read)."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def label_queue(quote_set: QuoteSet, *, skipped: Sequence[str] = ()) -> tuple[str, ...]:
+    """The ids of the unreviewed quotes still to label, in file order, skipped ones last."""
+    ids = [q.id for q in quote_set.unreviewed]
+    return tuple([i for i in ids if i not in skipped] + [i for i in ids if i in skipped])
+
+
+@dataclass(frozen=True)
+class LabelCase:
+    """One unreviewed quote as the Label view shows it: the ``quote``, the one-paper
+    set of its ``paper``, the ``verdict`` under the view's rules, the ``anchor``
+    proposed (the set's, else the verdict's) and what it is (``anchor_source``), and
+    ``occurrences``: every place the anchor's text occurs verbatim in the paper."""
+
+    quote: Quote
+    paper: QuoteSet
+    verdict: Verdict
+    anchor: Anchor | None
+    anchor_source: str
+    occurrences: tuple[Anchor, ...]
+
+
+def paper_of(quote_set: QuoteSet, quote: Quote) -> QuoteSet:
+    """The one-paper set that holds ``quote``."""
+    return quote_set.for_paper(quote.paper) if quote.paper else quote_set.parts[0]
+
+
+def label_case(quote_set: QuoteSet, quote_id: str, locator: Any) -> LabelCase:
+    """The :class:`LabelCase` of ``quote_id``; ``locator`` is a Locator over its paper."""
+    from ..data.drafting import proposed_anchor
+
+    quote = quote_set.by_id(quote_id)
+    part = paper_of(quote_set, quote)
+    document = part.document()
+    cited = quote.cited_chunk if quote.cited_chunk is not None and quote.cited_chunk < len(locator.chunks) else None
+    verdict = locator.locate(quote.text, cited_chunk=cited)
+    anchor, source = quote.anchor, "the anchor in the set"
+    if anchor is None:
+        anchor, source = proposed_anchor(verdict, document)
+    occurrences = anchors_of_text(document, anchor.text) if anchor is not None else ()
+    return LabelCase(quote, part, verdict, anchor, source, occurrences or ((anchor,) if anchor else ()))
+
+
+def anchors_of_text(document: Document, text: str, *, limit: int = 50) -> tuple[Anchor, ...]:
+    """Every place (up to ``limit``) where ``text`` occurs verbatim in the document's text."""
+    out: list[Anchor] = []
+    if not text:
+        return ()
+    start = document.text.find(text)
+    while start >= 0 and len(out) < limit:
+        out.append(Anchor(page=document.page_at(start), start=start, end=start + len(text), text=text))
+        start = document.text.find(text, start + 1)
+    return tuple(out)
+
+
+def anchor_from_text(locator: Any, text: str) -> Anchor:
+    """The anchor of a passage a person typed: where the locator finds it in the paper,
+    under its rules (so line breaks, ligatures and hyphens need not be typed as
+    extracted). A passage it does not accept is refused with its reason: a similar
+    passage is never taken for it."""
+    if not text or not text.strip():
+        raise QuoteInputError("the passage is empty")
+    verdict = locator.locate(text, scope="document")
+    if not verdict.accepted or verdict.start is None or verdict.end is None:
+        raise QuoteInputError(f"not in the paper under the rules ({verdict.status}: {verdict.reason})")
+    document = locator.document
+    return Anchor(page=document.page_at(verdict.start), start=verdict.start, end=verdict.end,
+                  text=document.text[verdict.start : verdict.end])
+
+
+def decided_quote(quote: Quote, *, label: str, tags: Sequence[str], anchor: Anchor | None = None) -> Quote:
+    """``quote`` with a person's decision: ``faithful`` (anchored on ``anchor``),
+    ``fabricated`` (no anchor) or ``unreviewed`` (a fixed anchor, label still open).
+    Tags must suit the label; :class:`QuoteInputError` says what is wrong."""
+    from ..data.quoteset import FABRICATED_TAGS, FAITHFUL_TAGS, LABEL_STATES
+
+    if label not in LABEL_STATES:
+        raise QuoteInputError(f"label {label!r}: not one of {', '.join(LABEL_STATES)}")
+    allowed = {"faithful": FAITHFUL_TAGS, "fabricated": FABRICATED_TAGS}.get(label, FAITHFUL_TAGS + FABRICATED_TAGS)
+    wrong = [t for t in tags if t not in allowed]
+    if wrong:
+        raise QuoteInputError(f"tags {', '.join(wrong)}: not tags of a {label} quote")
+    if label != "unreviewed" and not tags:
+        raise QuoteInputError(f"a {label} quote needs at least one tag")
+    if label == "faithful" and anchor is None:
+        raise QuoteInputError(f"quote {quote.id!r}: no passage to anchor it on; fix the anchor first")
+    return dataclasses.replace(quote, label=label, tags=tuple(dict.fromkeys(tags)),
+                               anchor=None if label == "fabricated" else anchor,
+                               allow=quote.allow if label == "faithful" else None)
+
+
+def added_quote(quote_set: QuoteSet, paper: QuoteSet, anchor: Anchor, text: str) -> Quote:
+    """A new faithful quote of ``paper``: the passage as typed, anchored where it was found."""
+    taken = {q.id for q in quote_set.quotes}
+    base = f"{paper.paper_id}-added-{anchor.start}"
+    qid, n = base, 2
+    while qid in taken:
+        qid, n = f"{base}-{n}", n + 1
+    return Quote(id=qid, text=text.strip(), label="faithful", tags=("plain",), anchor=anchor,
+                 note="added from a passage in the Label view", paper=paper.paper.id if quote_set.multi_paper else "")
+
+
+def with_quote(quote_set: QuoteSet, quote: Quote, *, set_hash: str) -> QuoteSet:
+    """The loaded set with ``quote`` replaced (or added), as its file now holds it: the
+    papers stay open, so a decision does not reopen them."""
+    def put(quotes: tuple[Quote, ...]) -> tuple[Quote, ...]:
+        if any(q.id == quote.id for q in quotes):
+            return tuple(quote if q.id == quote.id else q for q in quotes)
+        return quotes + (quote,)
+
+    if not quote_set.paper_sets:
+        return dataclasses.replace(quote_set, quotes=put(quote_set.quotes), set_hash=set_hash)
+    parts = tuple(dataclasses.replace(p, quotes=put(p.quotes)) if p.paper.id == quote.paper else p
+                  for p in quote_set.paper_sets)
+    return dataclasses.replace(quote_set, quotes=put(quote_set.quotes), paper_sets=parts, set_hash=set_hash)
