@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from quotelocate.data import editing
-from quotelocate.data.drafting import read_outputs
+from quotelocate.data.outputs import read_outputs
 from quotelocate.data.quoteset import Anchor, Quote, QuoteSet, load_quote_set
 from quotelocate.document import Document
 from quotelocate.errors import DatasetError, QuoteInputError

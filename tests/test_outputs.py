@@ -38,10 +38,10 @@ def test_csv_records_with_quoted_newlines_and_empty_cells(tmp_path):
                  'a.pdf,plain quote here,4,fabricated,x\n', encoding="utf-8")
     recs = read_outputs(p)
     assert recs == [
-        OutputRecord("a.pdf", "a quote, with a comma\nand a line break", None, "", None, 3),
+        OutputRecord("a.pdf", "a quote, with a comma\nand a line break", None, "", None, 2),
         OutputRecord("a.pdf", "plain quote here", 4, "x", "fabricated", 4),
     ]
-    assert recs[0].key == "line 3"
+    assert recs[0].key == "line 2"  # the line the record starts on
 
 
 def test_format_is_sniffed_when_the_suffix_says_nothing(tmp_path):

@@ -1,13 +1,8 @@
 """Draft quote sets: a pipeline's outputs turned into a set a person then labels.
 
-:func:`read_outputs` reads the quotes a pipeline wrote, one record each: ``paper`` (a
-bare file name), ``quote``, and optionally ``cited_chunk`` (0-based), ``label``
-(``faithful`` or ``fabricated``, for records a person already checked) and ``id``.
-Other fields are left alone. JSON lines (``.jsonl``, ``.ndjson``, ``.json``), CSV (a
-header row; an empty cell is an absent value) and Parquet (``.parquet``, read by pandas
-with pyarrow) are read; every problem is a :class:`~quotelocate.errors.QuoteInputError`
-naming the file and the line (for CSV, the line the record starts on; for Parquet, the
-row, counted from 1).
+:func:`~quotelocate.data.outputs.read_outputs` reads the quotes a pipeline wrote, one
+record each (``paper``, ``quote``, optional ``cited_chunk``, ``label`` and ``id``; JSON
+lines, CSV or Parquet); every problem names the file and line.
 
 :func:`draft_set` pins every paper (sha256 and text fingerprint of the file found in the
 given folder or on the papers search path), locates every quote under ``recommended``
@@ -24,8 +19,6 @@ asked to.
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import re
 import tempfile
@@ -36,14 +29,9 @@ from typing import Any, Mapping, Sequence
 from ..chunks import Chunking
 from ..document import Document
 from ..errors import DatasetError, QuoteInputError, QuotelocateError
-from ..jsonl import iter_jsonl, read_utf8
+from .outputs import OutputRecord
 from .papers import Paper, TextPin, papers_search_path
-from .quoteset import LABELS, UNREVIEWED, Anchor, Quote, multi_quote_set_yaml, set_outline
-
-MAX_OUTPUTS_BYTES = 256 * 1024 * 1024
-"""Largest outputs file read."""
-
-_ID = re.compile(r"[A-Za-z0-9._-]+\Z")
+from .quoteset import UNREVIEWED, Anchor, Quote, multi_quote_set_yaml, set_outline
 
 CAUSE_TAGS = {
     "number-changed": "number",
@@ -61,149 +49,6 @@ CAUSE_TAGS = {
     "too-long": "trivial",
 }
 """The fabrication tag a rejection's cause suggests."""
-
-
-@dataclass(frozen=True)
-class OutputRecord:
-    """One quote a pipeline wrote: ``paper`` file name, ``quote``, ``cited_chunk`` (None:
-    none cited), ``label`` (None: nobody checked it), ``id`` ("" when none) and ``line``
-    (the file line, or the Parquet row from 1)."""
-
-    paper: str
-    quote: str
-    cited_chunk: int | None = None
-    label: str | None = None
-    id: str = ""
-    line: int = 0
-
-
-def _record(values: Mapping[str, Any], where: str, line: int, *, from_text: bool) -> OutputRecord:
-    """A checked record from one JSON object, CSV row (``from_text``) or Parquet row."""
-    def absent(v: Any) -> bool:
-        return v is None or (from_text and v == "") or (isinstance(v, float) and v != v)
-
-    paper = values.get("paper")
-    if absent(paper) or not isinstance(paper, str):
-        raise QuoteInputError(f"{where}'paper' is required: the file name of the paper quoted")
-    if Path(paper).name != paper or paper in (".", "..") or "\\" in paper:
-        raise QuoteInputError(f"{where}'paper' must be a bare file name, not a path: {paper!r}")
-    quote = values.get("quote")
-    if not isinstance(quote, str):
-        raise QuoteInputError(f"{where}'quote' must be a string")
-    chunk = values.get("cited_chunk")
-    if absent(chunk):
-        chunk = None
-    elif from_text and isinstance(chunk, str):
-        if not (chunk.strip().isascii() and chunk.strip().isdigit()):
-            raise QuoteInputError(f"{where}'cited_chunk' must be a whole number from 0, not {chunk!r}")
-        chunk = int(chunk.strip())
-    elif isinstance(chunk, float) and chunk.is_integer():  # Parquet keeps a column with gaps as floats
-        chunk = int(chunk)
-    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 0):
-        raise QuoteInputError(f"{where}'cited_chunk' must be a whole number from 0, not {chunk!r}")
-    label = values.get("label")
-    if absent(label):
-        label = None
-    elif label not in LABELS:
-        raise QuoteInputError(f"{where}'label' must be one of {', '.join(LABELS)} or absent, not {label!r}")
-    rid = values.get("id")
-    if absent(rid):
-        rid = ""
-    elif isinstance(rid, int) and not isinstance(rid, bool):
-        rid = str(rid)
-    if not isinstance(rid, str) or (rid and not _ID.match(rid)):
-        raise QuoteInputError(f"{where}'id' must be letters, digits, '.', '_' or '-', not {rid!r}")
-    return OutputRecord(paper=paper, quote=quote, cited_chunk=chunk, label=label, id=rid, line=line)
-
-
-def _read_jsonl(path: Path) -> list[OutputRecord]:
-    out = []
-    for lineno, obj, problem in iter_jsonl(path, error=QuoteInputError):
-        if problem:
-            raise QuoteInputError(problem)
-        assert obj is not None
-        out.append(_record(obj, f"{path}: line {lineno}: ", lineno, from_text=False))
-    return out
-
-
-def _read_csv(path: Path) -> list[OutputRecord]:
-    text = read_utf8(path, error=QuoteInputError, what="outputs file", limit=MAX_OUTPUTS_BYTES)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    out: list[OutputRecord] = []
-    names: list[str] = []
-    start = 1
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            raise QuoteInputError(f"{path}: line {start}: not valid CSV ({exc})") from None
-        where = f"{path}: line {start}: "
-        line, start = start, reader.line_num + 1
-        if not names:
-            names = [h.strip() for h in row]
-            missing = [f for f in ("paper", "quote") if f not in names]
-            if missing:
-                raise QuoteInputError(f"{where}the header has no {' or '.join(map(repr, missing))} column")
-            continue
-        if not row or all(not cell.strip() for cell in row):
-            continue
-        if len(row) != len(names):
-            raise QuoteInputError(f"{where}{len(row)} cells, but the header names {len(names)} columns")
-        out.append(_record(dict(zip(names, row)), where, line, from_text=True))
-    return out
-
-
-def _read_parquet(path: Path) -> list[OutputRecord]:
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - pandas comes with the eval extra
-        raise QuoteInputError(f"{path}: reading Parquet needs pandas and pyarrow: pip install 'quotelocate[eval]' pyarrow") from None
-    try:
-        frame = pd.read_parquet(path)
-    except ImportError:
-        raise QuoteInputError(f"{path}: reading Parquet needs pyarrow: pip install pyarrow") from None
-    except FileNotFoundError:
-        raise QuoteInputError(f"{path}: no such outputs file") from None
-    except Exception as exc:  # noqa: BLE001 - pyarrow raises its own types for a damaged file
-        raise QuoteInputError(f"{path}: not a readable Parquet file ({type(exc).__name__}: {exc})") from None
-    missing = [f for f in ("paper", "quote") if f not in frame.columns]
-    if missing:
-        raise QuoteInputError(f"{path}: no {' or '.join(map(repr, missing))} column")
-    out = []
-    for i, row in enumerate(frame.to_dict("records"), start=1):
-        values = {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
-        out.append(_record(values, f"{path}: row {i}: ", i, from_text=False))
-    return out
-
-
-def read_outputs(path: str | os.PathLike) -> list[OutputRecord]:
-    """The records of a pipeline's outputs file, in file order (see the module docstring).
-    Raises :class:`QuoteInputError` naming the file and line of the first problem."""
-    p = Path(path)
-    suffix = p.suffix.lower()
-    if p.is_file() and p.stat().st_size > MAX_OUTPUTS_BYTES:
-        raise QuoteInputError(f"{p}: {p.stat().st_size} bytes exceeds the limit of {MAX_OUTPUTS_BYTES} for an outputs file")
-    if suffix == ".parquet":
-        records = _read_parquet(p)
-    elif suffix == ".csv":
-        records = _read_csv(p)
-    elif suffix in (".jsonl", ".ndjson", ".json"):
-        records = _read_jsonl(p)
-    else:
-        raise QuoteInputError(f"{p}: unknown outputs format; name it .jsonl, .csv or .parquet")
-    if not records:
-        raise QuoteInputError(f"{p}: no records")
-    seen: dict[str, int] = {}
-    for r in records:
-        if r.id:
-            if r.id in seen:
-                raise QuoteInputError(f"{p}: line {r.line}: id {r.id!r} is used again (first on line {seen[r.id]})")
-            seen[r.id] = r.line
-    return records
 
 
 # ---------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +82,10 @@ def _format(path: Path) -> str:
 
 def _record(values: Mapping[str, Any], *, where: str, line: int, from_csv: bool) -> OutputRecord:
     """A validated record from one object or row; ``where`` is ``file: line N: ``."""
+    # a Parquet column with gaps holds NaN in them, and whole numbers as floats
+    values = {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in values.items()}
+    if isinstance(values.get("cited_chunk"), float) and values["cited_chunk"].is_integer():
+        values["cited_chunk"] = int(values["cited_chunk"])
     paper = values.get("paper")
     if not isinstance(paper, str) or not paper:
         raise QuoteInputError(f"{where}'paper' is required: the file name of the paper quoted")
@@ -147,13 +152,13 @@ def _read_csv(path: Path) -> list[OutputRecord]:
             raise QuoteInputError(f"{path}: line 1: the header names {name!r} twice")
     out = []
     while True:
+        lineno = reader.line_num + 1  # the line a record starts on (a quoted cell may hold line breaks)
         try:
             row = next(reader)
         except StopIteration:
             break
         except csv.Error as exc:
-            raise QuoteInputError(f"{path}: line {reader.line_num}: not valid CSV ({exc})") from None
-        lineno = reader.line_num
+            raise QuoteInputError(f"{path}: line {lineno}: not valid CSV ({exc})") from None
         if not row or all(not cell.strip() for cell in row):
             continue
         where = f"{path}: line {lineno}: "
@@ -164,13 +169,41 @@ def _read_csv(path: Path) -> list[OutputRecord]:
     return out
 
 
+def _read_parquet(path: Path) -> list[OutputRecord]:
+    """Rows of a Parquet file (pandas with pyarrow); a problem names the row, from 1."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas comes with the eval extra
+        raise QuoteInputError(f"{path}: reading Parquet needs pandas and pyarrow: pip install 'quotelocate[eval]' pyarrow") from None
+    try:
+        frame = pd.read_parquet(path)
+    except ImportError:
+        raise QuoteInputError(f"{path}: reading Parquet needs pyarrow: pip install pyarrow") from None
+    except FileNotFoundError:
+        raise QuoteInputError(f"{path}: no such outputs file") from None
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises its own types for a damaged file
+        raise QuoteInputError(f"{path}: not a readable Parquet file ({type(exc).__name__}: {exc})") from None
+    missing = [f for f in ("paper", "quote") if f not in frame.columns]
+    if missing:
+        raise QuoteInputError(f"{path}: no {' or '.join(map(repr, missing))} column")
+    out = []
+    for i, row in enumerate(frame.to_dict("records"), start=1):
+        values = {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+        out.append(_record(values, where=f"{path}: row {i}: ", line=i, from_csv=False))
+    return out
+
+
 def read_outputs(path: str | os.PathLike) -> list[OutputRecord]:
-    """The records of a pipeline's outputs file (JSON lines or CSV), in file order.
-    Raises :class:`QuoteInputError` naming the file and line of the first problem."""
+    """The records of a pipeline's outputs file (JSON lines, CSV or Parquet), in file
+    order. Raises :class:`QuoteInputError` naming the file and line (or Parquet row) of
+    the first problem."""
     p = Path(path)
     if p.is_file() and p.stat().st_size > MAX_OUTPUTS_BYTES:
         raise QuoteInputError(f"{p}: {p.stat().st_size} bytes exceeds the limit of {MAX_OUTPUTS_BYTES} for an outputs file")
-    records = _read_jsonl(p) if _format(p) == "jsonl" else _read_csv(p)
+    if p.suffix.lower() == ".parquet":
+        records = _read_parquet(p)
+    else:
+        records = _read_jsonl(p) if _format(p) == "jsonl" else _read_csv(p)
     if not records:
         raise QuoteInputError(f"{p}: no records")
     seen: dict[str, int] = {}

@@ -55,7 +55,8 @@ def cmd_set_init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import re
 
     from ..chunks import Chunking
-    from ..data.drafting import draft_set, read_outputs, set_name_for, write_new
+    from ..data.drafting import draft_set, set_name_for, write_new
+    from ..data.outputs import read_outputs
     from ..data.editing import sets_folder
     from ..data.papers import papers_search_path
 
