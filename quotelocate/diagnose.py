@@ -30,7 +30,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .kgrams import K, skeleton, skeleton_with_map
 from .normalize import _apply_text, compose_accents
-from .prepare import prepare
+from . import prepared_cache
 
 if TYPE_CHECKING:
     from .locate import Locator
@@ -247,7 +247,7 @@ class Diagnoser:
             if not rules.layout or doc.kind != "pdf":
                 self._flat = ""
             else:
-                self._flat = self._key(prepare(doc, rules.replace(layout=False)).text)
+                self._flat = self._key(prepared_cache.prepared_text(doc, rules.replace(layout=False)))
         return self._flat
 
     def _glued_marker(self, text: str, end: int) -> str | None:

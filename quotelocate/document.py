@@ -819,9 +819,22 @@ def _limit_message(name: str, limits: Limits, reply: dict) -> str:
             f"{limits.memory_mb} MB); the PDF may be hostile or broken")
 
 
+_CHILDREN_OVERRIDE: int | None = None
+
+
+def set_extraction_children(n: int | None) -> None:
+    """How many children each extraction in this process forks (None: :func:`_children`
+    decides). A pool of worker processes, each extracting its own papers, sets 1 so that
+    its workers do not fork one child per core each and crowd the cores."""
+    global _CHILDREN_OVERRIDE
+    _CHILDREN_OVERRIDE = n
+
+
 def _children() -> int:
     """How many children extract one PDF: two on a machine with two or more cores (each
     takes every other page), else one."""
+    if _CHILDREN_OVERRIDE:
+        return _CHILDREN_OVERRIDE
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):

@@ -7,8 +7,13 @@ extraction flags, and for the reading order the layout version and the text's sh
 Change any of them and the entry is simply not found. Entries are JSON, never pickle:
 reading a cache someone else can write must not run code.
 
+An entry file is one line of JSON (the format, the key, the payload's length and
+sha256) followed by the payload, compact JSON. The sha256 is checked over the payload's
+bytes as read, before they are parsed, so reading an entry costs one hash and one parse
+(no second serialization to compare).
+
 An entry is trusted only whole: it is written to a temporary file in the cache folder,
-flushed and renamed into place (so readers never see half of one, and local worker
+and renamed into place (so readers never see half of one, and local worker
 processes can share the folder), and on reading its key must equal the one asked for
 and the sha256 of its payload must equal the one it records. Anything else (a file cut
 short, edited, or left by another version) is deleted and the value built again.
@@ -41,8 +46,9 @@ from typing import Any, Mapping
 
 from .errors import CacheError
 
-FORMAT = 1
-"""Version of the entry layout; part of every key."""
+FORMAT = 2
+"""Version of the entry layout; part of every key (format 1 stored header and payload as
+one JSON object and its entries are simply not found)."""
 
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024 * 1024
 
@@ -99,14 +105,19 @@ class ExtractionCache:
         except OSError:
             self.misses += 1
             return None
+        payload: Any = None
         try:
-            entry = json.loads(raw.decode("utf-8"))
+            head, sep, body = raw.partition(b"\n")
+            header = json.loads(head.decode("utf-8")) if sep else None
             ok = (
-                isinstance(entry, dict)
-                and entry.get("format") == FORMAT
-                and entry.get("key") == json.loads(_canonical(dict(key)))
-                and hashlib.sha256(_canonical(entry.get("payload"))).hexdigest() == entry.get("payload_sha256")
+                isinstance(header, dict)
+                and header.get("format") == FORMAT
+                and header.get("key") == json.loads(_canonical(dict(key)))
+                and header.get("payload_bytes") == len(body)
+                and hashlib.sha256(body).hexdigest() == header.get("payload_sha256")
             )
+            if ok:
+                payload = json.loads(body.decode("utf-8", "surrogatepass"))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
             ok = False
         if not ok:
@@ -122,20 +133,21 @@ class ExtractionCache:
             os.utime(f)  # recently used: evicted last
         except OSError:
             pass
-        return entry["payload"]
+        return payload
 
     def put(self, key: Mapping[str, Any], payload: Any) -> None:
         """Store ``payload`` (JSON-serializable) under ``key``, atomically, then keep the bound.
 
         A cache that cannot be written is not an error: the value was built anyway.
         """
-        entry = {
+        body = _canonical(payload)
+        header = {
             "format": FORMAT,
             "key": json.loads(_canonical(dict(key))),
-            "payload_sha256": hashlib.sha256(_canonical(payload)).hexdigest(),
-            "payload": payload,
+            "payload_bytes": len(body),
+            "payload_sha256": hashlib.sha256(body).hexdigest(),
         }
-        data = _canonical(entry)
+        data = _canonical(header) + b"\n" + body
         if len(data) > self.max_bytes:
             return
         f = self._file(key)
@@ -145,10 +157,10 @@ class ExtractionCache:
         except OSError:
             return
         try:
+            # no fsync: the rename keeps readers from seeing half an entry, and an entry
+            # torn by a crash fails its sha256 on reading and is rebuilt
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
             os.replace(tmp, f)
         except OSError:
             try:

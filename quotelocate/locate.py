@@ -52,6 +52,7 @@ from .normalize import (
     preset,
     word_count,
 )
+from . import prepared_cache
 from .prepare import prepare
 
 Status = Literal["exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid"]
@@ -171,7 +172,9 @@ class Locator:
         self.chunking = chunking or Chunking()
         self.chunks: tuple[Chunk, ...] = tuple(chunks) if chunks is not None else make_chunks(document.text, self.chunking)
         self._group_size = self.chunking.group_size
-        self.norm = prepare(document, rules)
+        # a document opened through an extraction cache keeps its prepared text and index there
+        cached = prepared_cache.load(document, rules)
+        self.norm = prepare(document, rules) if cached is None else cached[0]
         self._text = self.norm.text
         self._both = rules.hyphenation == "both"
         if self._both:
@@ -179,7 +182,11 @@ class Locator:
             self._skel_map: list[int] | None = skel_map
         else:
             self._skel, self._skel_map = self._text, None
-        self._index = kgram_index(self._skel)
+        if cached is None:
+            self._index = kgram_index(self._skel)
+            prepared_cache.store(document, rules, self.norm, self._index)
+        else:
+            self._index = cached[1]
         _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
         self._jumps = self.norm.jumps
         self._markers = self._marker_gaps() if rules.markers else {}
@@ -678,11 +685,9 @@ class Locator:
         if not (self.rules.layout or self.rules.furniture) or self.document.kind != "pdf" or not q.strip():
             return None
         if self._furniture is None:
-            from .layout import furniture_lines
-
             text = self.document.text
             self._furniture = [(page, normalize_text(text[start:end], self.rules))
-                               for page, start, end in furniture_lines(self.document)]
+                               for page, start, end in prepared_cache.furniture_lines(self.document)]
         needle = q.strip()
         for page, line in self._furniture:
             if needle in line:

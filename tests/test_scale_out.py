@@ -113,12 +113,13 @@ def test_second_open_skips_extraction_and_the_layout_build(tmp_path):
     path = v7_path()
     first = Document.open(path, cache=cache)
     Locator(first, preset("recommended"))
-    assert (cache.hits, cache.misses) == (0, 2) and cache.stats().entries == 2
+    # the pages, the reading order, and the prepared text with its index
+    assert (cache.hits, cache.misses) == (0, 3) and cache.stats().entries == 3
     again = ExtractionCache(tmp_path)
     second = Document.open(path, cache=again)
     assert (again.hits, again.misses) == (1, 0)  # the pages
     loc = Locator(second, preset("recommended"))
-    assert (again.hits, again.misses) == (2, 0)  # and the reading order
+    assert (again.hits, again.misses) == (2, 0)  # and the prepared text (no reading order needed)
     v = loc.locate(
         "self-attention layers are faster than recurrent layers when the sequence length n is smaller "
         "than the representation dimensionality d"
@@ -135,14 +136,14 @@ def test_a_corrupt_pages_entry_is_never_trusted(tmp_path):
     data = path.read_bytes()
     Document.open(path, cache=cache)
     f = cache._file(pages_cache_key(data))
-    entry = json.loads(f.read_text(encoding="utf-8"))
+    header = json.loads(f.read_bytes().partition(b"\n")[0])
     # well-formed JSON with a matching hash, but not page records: rebuilt, not used
     from quotelocate.extraction_cache import _canonical
     import hashlib
 
-    entry["payload"] = {"pages": [["not", "a", "page"]], "warnings": []}
-    entry["payload_sha256"] = hashlib.sha256(_canonical(entry["payload"])).hexdigest()
-    f.write_text(json.dumps(entry), encoding="utf-8")
+    body = _canonical({"pages": [["not", "a", "page"]], "warnings": []})
+    header.update(payload_bytes=len(body), payload_sha256=hashlib.sha256(body).hexdigest())
+    f.write_bytes(_canonical(header) + b"\n" + body)
     again = ExtractionCache(tmp_path)
     doc = Document.open(path, cache=again)
     assert again.dropped == 1 and doc.text == Document.open(path).text
@@ -175,10 +176,12 @@ def test_local_processes_give_the_in_process_evaluation(pair_path, reference, tm
     assert ev.meta["set_hash"] == reference.meta["set_hash"] and ev.meta["papers"] == reference.meta["papers"]
     par = ev.meta["parallel"]
     assert par["backend"] == "local" and par["workers"] == 2 and len(par["pids"]) == 2
-    assert par["cache"] == {"hits": 0, "misses": 4, "dropped": 0}
+    # per paper: the pages, the reading order, the prepared text and index, and for the
+    # rejections the furniture lines and the text read without the layout
+    assert par["cache"] == {"hits": 0, "misses": 10, "dropped": 0}
     assert seen == [(1, 2), (2, 2)]
     warm = evaluate_corpus(pair_path, ["recommended"], repeats=1, workers=2, cache=cache, savings=FAST)
-    assert warm.meta["parallel"]["cache"] == {"hits": 4, "misses": 0, "dropped": 0}
+    assert warm.meta["parallel"]["cache"] == {"hits": 8, "misses": 0, "dropped": 0}  # no reading order needed
     assert warm.verdicts[COLUMNS].equals(reference.verdicts[COLUMNS])
 
 
@@ -224,12 +227,13 @@ def test_cli_eval_runs_papers_as_local_tasks_and_cache_clear(pair_path, tmp_path
     code, out, err = run_cli("eval", str(pair_path), "--preset", "recommended", "--repeats", "1", "--no-store",
                              "--workers", "2", "--cache-dir", cache_dir)
     assert code == 0, err
-    assert "2 papers as tasks on 2 local process(es)" in err and "extraction cache: 0 hits, 4 misses" in err
+    # as above, and the prepared text of the `exact` baseline too
+    assert "2 papers as tasks on 2 local process(es)" in err and "extraction cache: 0 hits, 12 misses" in err
     assert "per paper (quotes: faithful + fabricated)" in out
     code, out, err = run_cli("cache", "info", "--cache-dir", cache_dir)
-    assert code == 0 and ": 4 entries," in out
+    assert code == 0 and ": 12 entries," in out
     code, out, err = run_cli("cache", "clear", "--cache-dir", cache_dir)
-    assert code == 0 and "removed 4 entries" in out
+    assert code == 0 and "removed 12 entries" in out
     assert run_cli("cache", "info", "--cache-dir", cache_dir)[1].split(": ")[1].startswith("0 entries")
 
 

@@ -181,24 +181,6 @@ def _sum_cache(results: Sequence[dict]) -> dict | None:
 
 def _run_local(tasks: list[dict], workers: int, progress: Progress | None) -> list[dict]:
     """The tasks' results in task order, from ``workers`` forked processes (1: here)."""
-    total = len(tasks)
-    if workers <= 1:
-        out = []
-        for i, task in enumerate(tasks, start=1):
-            out.append(run_paper(task))
-            if progress is not None:
-                progress(i, total)
-        return out
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from ..pool import run_tasks
 
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    results: dict[int, dict] = {}
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = {pool.submit(run_paper, task): i for i, task in enumerate(tasks)}
-        for done, fut in enumerate(as_completed(futures), start=1):
-            results[futures[fut]] = fut.result()
-            if progress is not None:
-                progress(done, total)
-    return [results[i] for i in range(total)]
+    return run_tasks(run_paper, tasks, workers, progress=progress)

@@ -102,24 +102,15 @@ def locate_corpus(
     return [r for r in records if r is not None]
 
 
-def _run_local(tasks: list[dict], workers: int, progress: Callable[[int, int], None] | None) -> list[list[dict]]:
-    n = min(workers or (os.cpu_count() or 1), len(tasks))
-    if n <= 1:
-        out = []
-        for i, task in enumerate(tasks, start=1):
-            out.append(locate_task(task))
-            if progress is not None:
-                progress(i, len(tasks))
-        return out
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+def _run_local(
+    tasks: list[dict],
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+    fn: Callable[[Mapping[str, Any]], Any] = locate_task,
+) -> list:
+    """``fn`` (default :func:`locate_task`) of every task, in task order, on ``workers``
+    local processes (0: one per CPU), the largest papers first."""
+    from ..pool import file_weight, run_tasks
 
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    results: dict[int, list[dict]] = {}
-    with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
-        futures = {pool.submit(locate_task, task): i for i, task in enumerate(tasks)}
-        for done, fut in enumerate(as_completed(futures), start=1):
-            results[futures[fut]] = fut.result()
-            if progress is not None:
-                progress(done, len(tasks))
-    return [results[i] for i in range(len(tasks))]
+    n = min(workers or (os.cpu_count() or 1), len(tasks))
+    return run_tasks(fn, tasks, n, weights=[file_weight(t["paper_path"]) for t in tasks], progress=progress)
