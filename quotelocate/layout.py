@@ -61,7 +61,7 @@ from .furniture import (
 )
 from .normalize import BARRIER, LAYOUT, Normalized, identity
 
-LAYOUT_VERSION = 3
+LAYOUT_VERSION = 4
 """Bumped whenever the reading order this module builds changes; part of its cache key."""
 
 BODY = "body"
@@ -111,6 +111,13 @@ _CAPTION = re.compile(
     r"(?:(?:[A-Z]\.?)?\d+(?:[.\-]\d+)*[a-z]?|[IVXLC]{1,6})(?:\s*[:.|\u2014\u2013]|\s*$)",
     re.I,
 )
+_TITLED_CAPTION = re.compile(
+    r"^\s*(?P<kind>fig(?:ure)?|tab(?:le)?|algorithm|listing|chart|scheme|exhibit|plate)s?\.?\s*"
+    r"(?:(?:[A-Z]\.?)?\d+(?:[.\-]\d+)*[a-z]?|[IVXLC]{1,6})\s+[A-Z]",
+    re.I,
+)
+"""A caption label followed by its title with no punctuation between ("Figure 1  Title"):
+a caption only when set in a size of its own (see :meth:`_Layout._caption_match`)."""
 _FIGURE_KINDS = ("fig", "cha", "sch", "exh", "pla")  # content above the caption
 _FOOTNOTE_MARKER = re.compile(
     r"^\s*(?:\d{1,3}(?![\d.,)])|[*\u2217\u2020\u2021\u00a7\u00b6\u2016#\u22c6\u2051]"
@@ -410,6 +417,7 @@ class _Layout:
             self._orphans(scope)
         for scope in scopes:
             self._panels(scope)
+        self._figure_marks(indices)
         self._group_orphans(indices)
 
     def _columns(self, number: int, free: list[int]) -> list[tuple[list[int], float]]:
@@ -575,6 +583,8 @@ class _Layout:
                 # under running text (not under a heading: a list in small type), short
                 flow = self._new_flow()
             else:
+                if zone and not self._set_apart(unmarked[-1], zone[0]):
+                    return  # a list in small type going on: its numbers are not markers
                 unmarked = []
             for row in unmarked:
                 self._set(row, FOOTNOTE, flow)
@@ -611,6 +621,17 @@ class _Layout:
             prev = box
         return zone
 
+    def _set_apart(self, upper: Sequence[int], lower: Sequence[int]) -> bool:
+        """The row ``lower`` starts something new under ``upper``: a gap of half a body
+        line or more between them, a different type size, or a raised marker glued to its
+        first word ("¹Department"). A row that goes on at the same size and leading (the
+        next entry of a reference list in small type) does not, even when it starts with
+        a number."""
+        lines, size = self.lines, self.body_size
+        gap = _row_box(lower, lines)[1] - _row_box(upper, lines)[3]
+        return (gap >= 0.5 * size or abs(lines[lower[0]].size - lines[upper[-1]].size) > 0.05 * size
+                or _raised_marker(self.document, self.document.lines[lower[0]]) is not None)
+
     def _captions(self, members: list[int], starts_in: set[int] | None = None) -> None:
         """Captions and the figure or table they belong to: the caption paragraph, then
         the rows on the content side (above for figures, below for tables, the other
@@ -622,7 +643,7 @@ class _Layout:
         row_of = {i: r for r, row in enumerate(rows) for i in row}
         starts = [
             row[0] for row in rows
-            if _CAPTION.match(texts[row[0]]) and (starts_in is None or row[0] in starts_in)
+            if self._caption_match(row[0]) and (starts_in is None or row[0] in starts_in)
             and self._starts_paragraph(row[0])
         ]
         if not starts:
@@ -633,12 +654,22 @@ class _Layout:
             if self.kinds[start] != BODY:
                 continue
             r0 = row_of[start]
-            caption = list(rows[r0])
-            r1 = r0
             size = lines[start].size
-            while r1 + 1 < len(rows):
-                nxt = rows[r1 + 1]
-                prev_box, box = _row_box(rows[r1], lines), _row_box(nxt, lines)
+            caption = [start]  # up to a line of another size or far off: a figure beside it
+            for i in rows[r0][rows[r0].index(start) + 1:]:
+                if (lines[i].bbox[0] - lines[caption[-1]].bbox[2] >= 3 * self.body_size
+                        or abs(lines[i].size - size) > 0.15 * size):
+                    break
+                caption.append(i)
+            r1 = r0
+            prev = list(caption)
+            r = r0 + 1
+            while r < len(rows):
+                nxt = self._under(rows[r], caption)
+                if not nxt:  # only material beside the caption (a figure's labels)
+                    r += 1
+                    continue
+                prev_box, box = _row_box(prev, lines), _row_box(nxt, lines)
                 same_block = any(lines[i].block == lines[start].block for i in nxt)
                 if (
                     _CAPTION.match(texts[nxt[0]])
@@ -649,12 +680,14 @@ class _Layout:
                 ):
                     break
                 caption.extend(nxt)
-                r1 += 1
+                prev = nxt
+                r1 = r
+                r += 1
             self._set(caption, CAPTION, self._new_flow())
             # lines of the caption's block above it belong to the figure
             before = [i for i in free if lines[i].block == lines[start].block and self.kinds[i] == BODY
                       and lines[i].bbox[3] <= lines[start].bbox[1] + 1]
-            match = _CAPTION.match(texts[start])
+            match = self._caption_match(start)
             up = match is not None and match.group("kind")[:3].lower() in _FIGURE_KINDS
             if not up and self._tabular_near(rows, r0 - 1, -1) and not self._tabular_near(rows, r1 + 1, 1):
                 up = True  # a table captioned below it
@@ -667,6 +700,28 @@ class _Layout:
             region = before + [i for i in region if i not in before]
             if region:
                 self._set(region, FLOAT, self._new_flow())
+
+    def _caption_match(self, i: int) -> re.Match | None:
+        """The caption label that opens line ``i``: "Figure 1:" (or "." and dashes), or
+        a label followed straight by its title ("Figure 1  Title", "Algorithm 2 Name")
+        when the line is set smaller or larger than the running text; in body size that
+        is a sentence that starts with a reference ("Table 2 Shows")."""
+        text = self.texts[i]
+        match = _CAPTION.match(text)
+        if match is not None:
+            return match
+        size = self.lines[i].size
+        if size <= SMALL_RATIO * self.body_size or size >= 1.05 * self.body_size:
+            return _TITLED_CAPTION.match(text)
+        return None
+
+    def _under(self, row: Sequence[int], caption: Sequence[int]) -> list[int]:
+        """The lines of ``row`` within the caption's left and right edges so far: a
+        figure's labels beside a caption set in a narrow column share its rows."""
+        lines = self.lines
+        x0 = min(lines[i].bbox[0] for i in caption)
+        x1 = max(lines[i].bbox[2] for i in caption)
+        return [i for i in row if min(x1, lines[i].bbox[2]) > max(x0, lines[i].bbox[0])]
 
     def _starts_paragraph(self, i: int) -> bool:
         """The line opens a paragraph: it is the first of its block, or the line before
@@ -762,7 +817,8 @@ class _Layout:
             return
         rows = _rows(free, lines)
         label = LABEL_RATIO * self.body_size
-        normal = [lines[i] for i in free if lines[i].size >= 0.9 * self.body_size]
+        # running text a superscript can sit beside: not a lone letter (a panel letter)
+        normal = [lines[i] for i in free if lines[i].size >= 0.9 * self.body_size and len(self.texts[i].strip()) >= 2]
         for i in free:
             line = lines[i]
             if line.size > label or (width and _width(line) >= 0.5 * width) or self._wordy(i, 5):
@@ -842,6 +898,39 @@ class _Layout:
                 )
             )
             if lined_up >= 2:
+                self.kinds[i] = FLOAT
+
+    def _figure_marks(self, indices: list[int]) -> None:
+        """Panel letters and significance marks of a figure ("a", "b", "*", "**"): a
+        line of at most three characters and no word (or a short line in smaller type
+        with fewer than three words, "f = 8 Hz *"), whose nearest other line is part
+        of a float or caption, is part of it too, whatever its size. Such marks are
+        often set larger than the running text, so the label size rule misses them; a
+        mark in a paragraph has the paragraph's lines nearest, and a glyph of a formula
+        set piece by piece has another piece beside it."""
+        lines, texts = self.lines, self.texts
+        small = SMALL_RATIO * self.body_size
+        marks = [i for i in indices if self.kinds[i] == BODY and self.horizontal[i] and (
+            0 < len(texts[i].strip()) <= 3 and not _WORD.search(texts[i])
+            or lines[i].size <= small and len(texts[i].strip()) <= 20 and not self._wordy(i, 3))]
+        if not marks:
+            return
+        mark_set = set(marks)
+        others = [i for i in indices if i not in mark_set and self.kinds[i] not in (BLANK, FURNITURE)]
+        body = [i for i in indices if self.kinds[i] == BODY]  # the marks among them
+        for i in marks:
+            x0, y0, x1, y1 = lines[i].bbox
+            if any(j != i and min(y1, lines[j].bbox[3]) > max(y0, lines[j].bbox[1])
+                   and max(lines[j].bbox[0] - x1, x0 - lines[j].bbox[2]) < 0.5 * self.body_size for j in body):
+                continue  # a glyph of a longer run on its row (a formula set piece by piece)
+            best, nearest = None, -1
+            for j in others:
+                b = lines[j].bbox
+                dx, dy = max(0.0, b[0] - x1, x0 - b[2]), max(0.0, b[1] - y1, y0 - b[3])
+                d = dx * dx + dy * dy
+                if best is None or d < best:
+                    best, nearest = d, j
+            if nearest >= 0 and self.kinds[nearest] in (FLOAT, CAPTION):
                 self.kinds[i] = FLOAT
 
     def _group_orphans(self, indices: list[int]) -> None:

@@ -20,7 +20,7 @@ import pytest
 from conftest import document, locator, paper_path
 
 from quotelocate import Locator, preset
-from quotelocate.layout import CAPTION, FOOTNOTE, FURNITURE, classify, reading_order
+from quotelocate.layout import BODY, CAPTION, FLOAT, FOOTNOTE, FURNITURE, classify, reading_order
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from _corpus import CORPUS  # noqa: E402
@@ -178,3 +178,107 @@ def test_papers_search_path_looks_in_each_folders_corpus(tmp_path, monkeypatch):
     path = papers_search_path()
     assert path[:3] == [tmp_path / "other", tmp_path, tmp_path / "corpus"]
     assert find_paper("real.pdf") == tmp_path / "corpus" / "real.pdf"
+
+
+# ---------------------------------------------------------------------------------------
+# Figures set into the columns (Nature layout), reference lists and algorithm listings
+
+
+NATURE_CROSSINGS = [
+    # (quote, what lies between its halves in the extraction order)
+    ("We injected a constant current for 9 s at the cell body that induced spiking (typically 2–4 Hz; "
+     "Fig. 3a and Supplementary Fig. 3).",
+     "a page break, then a figure's panel letters and axis numbers set larger or smaller than the text"),
+    ("For extracellular stimulation at 1 Hz with I0 = 25, 50, 100 and 200 nA, we measured fields",
+     "a column break, with a caption 'Figure 1<en space>Title' in smaller type at the top of the column"),
+    ("Although the average STP of all neurons indicated the strong presence of oscillations",
+     "a column break, with the last line of a caption set beside a figure"),
+    ("a field oscillating at 1 Hz synchronized spikes in all four cells such that a preferred spiking-phase "
+     "close to 270° emerged with increasing field strength (Fig. 4c–e).",
+     "a page break, then a figure's significance marks and a short label in smaller type"),
+]
+
+
+@pytest.mark.parametrize("quote, between", NATURE_CROSSINGS, ids=[c[1][:40] for c in NATURE_CROSSINGS])
+def test_passage_across_a_figure_set_into_the_columns_is_accepted(quote, between):
+    v = locator(NATURE).locate(quote)
+    assert v.accepted, f"{between}: {v.status} {v.cause}"
+
+
+@pytest.mark.parametrize("quote", [
+    "at the cell body that 0.8 a b c induced spiking",  # the figure's marks read into the text
+    "the average STP of all neurons indicated the Figures 5, 7 and 9.",  # the caption's last line
+    "with I0 = 25, 50, 100 and Figure 1 Simultaneous recordings",  # the caption at the column top
+])
+def test_a_splice_of_text_and_figure_stays_rejected(quote):
+    assert not locator(NATURE).locate(quote).accepted
+
+
+def test_titled_caption_in_smaller_type_and_panel_letters_are_not_body():
+    doc = document(NATURE)
+    roles = classify(doc)
+    kinds = {}
+    for i, ln in enumerate(doc.lines):
+        kinds.setdefault((ln.page, doc.text[ln.start : ln.end].strip()), roles[i].kind)
+    assert kinds[(2, "Figure 1\u2002 Simultaneous recordings from up to 12 electrodes inside")] == CAPTION
+    assert kinds[(4, "Figures 5, 7 and 9.")] == CAPTION  # the caption runs on beside the figure
+    for letter in "abc":  # panel letters set larger than the text, above the figure
+        assert kinds[(2, letter)] == FLOAT
+    assert kinds[(5, "f = 8 Hz *")] == FLOAT
+
+
+def test_a_figure_number_and_title_without_punctuation_is_a_caption_only_in_its_own_size(tmp_path):
+    # "Figure 2 Shows ..." opening a paragraph in the text's size is a sentence; a
+    # number and title set smaller than the text (over the page's text here) are a caption
+    from quotelocate import Document
+
+    pdf = pymupdf.open()
+    page = pdf.new_page(width=612, height=792)
+    words = iter(BODY_WORDS * 20)
+    page.insert_text((72, 80), "Figure 3 Columns of running text read in turn by the model", fontsize=8)
+    y = 110
+    for r in range(12):
+        page.insert_text((72, y), " ".join(next(words) for _ in range(12)), fontsize=10)
+        y += 12
+    page.insert_text((72, y + 8), "Figure 2 Shows how the model reads each column of text in turn", fontsize=10)
+    for r in range(4):
+        page.insert_text((72, y + 20 + 12 * r), " ".join(next(words) for _ in range(12)), fontsize=10)
+    path = tmp_path / "captions.pdf"
+    pdf.save(path)
+    doc = Document.open(path)
+    roles = classify(doc)
+    kinds = {doc.text[ln.start : ln.end][:8]: roles[i].kind for i, ln in enumerate(doc.lines)}
+    assert kinds["Figure 2"] == BODY
+    assert kinds["Figure 3"] == CAPTION
+
+
+def test_reference_list_in_smaller_type_is_body_not_footnotes():
+    # a reference list set smaller than the text at the foot of a page: an entry's
+    # second line that starts with a number ("9–38.") is not a footnote marker
+    doc = document(ROTATED)
+    roles = classify(doc)
+    on_16 = {doc.text[ln.start : ln.end].strip(): roles[i].kind for i, ln in enumerate(doc.lines) if ln.page == 16}
+    assert on_16["9–38."] == BODY
+    assert on_16["56 (18) (2012) 3866–3878."] == BODY
+    # raised markers at a page foot still start notes under unmarked lines in the same size
+    on_1 = {doc.text[ln.start : ln.end][:12]: roles[i].kind for i, ln in enumerate(doc.lines) if ln.page == 1}
+    assert on_1["1Department "] == FOOTNOTE
+    v = locator(ROTATED).locate(
+        "[15] J. A. Chevalier, D. Mayzlin, The effect of word of mouth on sales: Online book reviews, Journal of "
+        "marketing research 43 (3) (2006) 345–354. [16] N. S. Koh, N. Hu, E. K. Clemons")
+    assert v.accepted, f"{v.status} {v.cause}"
+    assert not locator(ROTATED).locate(
+        "International Journal of Electronic Commerce 13 (4) (2009) [15] J. A. Chevalier").accepted
+
+
+def test_algorithm_listing_is_a_float_read_after_the_body():
+    # "Algorithm 2 Name" set larger than the text at the top of a page: the listing is a
+    # float, and the paragraph runs on over it (and over two rotated table pages)
+    doc = document(ROTATED)
+    roles = classify(doc)
+    heads = [roles[i].kind for i, ln in enumerate(doc.lines) if doc.text[ln.start : ln.end].startswith("Algorithm 2 ")]
+    assert heads == [CAPTION]
+    v = locator(ROTATED).locate("Now, it is time to show the results from Subsection 3.2. To clarify how to get "
+                                "the values of COV in Table 2")
+    assert v.accepted, f"{v.status} {v.cause}"
+    assert not locator(ROTATED).locate("the results from Subsection 3.2. Algorithm 2 DegreeDistance").accepted

@@ -29,19 +29,21 @@ FLOORS = {
     # share of compared lines whose role agrees with the model, measured, less about
     # half a point; where the heuristic is right and the model wrong (sidebars, rotated
     # table pages, captions beside a figure, text boxed apart from the columns), the
-    # disagreement stays in the measure
+    # disagreement stays in the measure: the model reads algorithm listings
+    # ("Algorithm 2 Name" and its numbered steps) and captions with no punctuation after
+    # the number ("Figure 1  Title") as text, where a reader skips them as floats
     "acl2020_specter.pdf": 0.990,
-    "arxiv2015_influential_nodes_rotated.pdf": 0.884,
-    "arxiv2022_strain_sensor_elsarticle.pdf": 0.934,
-    "clef2008_ave_answer_validation_msword.pdf": 0.937,
+    "arxiv2015_influential_nodes_rotated.pdf": 0.821,
+    "arxiv2022_strain_sensor_elsarticle.pdf": 0.949,
+    "clef2008_ave_answer_validation_msword.pdf": 0.988,
     "emnlp2004_monolingual_mt_paraphrase_msword.pdf": 0.977,
-    "ieee_tcsvt1997_disk_storage_scalable_video.pdf": 0.980,
-    "jcap2008_apparent_accelerations.pdf": 0.960,
-    "natneuro2011_ephaptic_coupling.pdf": 0.964,
+    "ieee_tcsvt1997_disk_storage_scalable_video.pdf": 0.968,
+    "jcap2008_apparent_accelerations.pdf": 0.944,
+    "natneuro2011_ephaptic_coupling.pdf": 0.890,
     "pldi2009_tracemonkey.pdf": 0.974,
-    "pmj2010_iron_deficiency_hpylori.pdf": 0.856,
+    "pmj2010_iron_deficiency_hpylori.pdf": 0.866,
 }
-OVERALL_FLOOR = 0.945
+OVERALL_FLOOR = 0.932
 
 
 @pytest.fixture(scope="module")
