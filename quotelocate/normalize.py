@@ -724,6 +724,9 @@ def rule_invisible(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     return [(m.start(), m.end(), "", INVISIBLE) for m in pattern.finditer(text)]
 
 
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
 def rule_unicode(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if rules.unicode == "ligatures":
         return [(m.start(), m.end(), LIGATURES[m.group()], UNICODE) for m in _LIGATURE_RE.finditer(text)]
@@ -731,11 +734,17 @@ def rule_unicode(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         if text.isascii() or unicodedata.is_normalized("NFKC", text):
             return []
         edits = []
-        for m in _nfkc_cluster_re().finditer(text):
-            cluster = m.group()
-            folded = _nfkc_cluster(cluster)
-            if folded != cluster:
-                edits.append((m.start(), m.end(), folded, UNICODE))
+        clusters = _nfkc_cluster_re()
+        # Every cluster holds a non-ASCII character and lies within a run of them plus
+        # the one character before (its base): searching only there finds the same
+        # clusters without trying the pattern at every ASCII position of the text.
+        for run in _NON_ASCII_RUN.finditer(text):
+            start, end = run.span()
+            for m in clusters.finditer(text, max(start - 1, 0), end):
+                cluster = m.group()
+                folded = _nfkc_cluster(cluster)
+                if folded != cluster:
+                    edits.append((m.start(), m.end(), folded, UNICODE))
         return edits
     return []
 
