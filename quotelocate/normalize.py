@@ -375,8 +375,11 @@ class Normalized:
         acc = self.flags[a] if a < len(self.flags) else 0
         n = b - a - 1  # positions a+1 .. b-1 count with their gaps
         if n > 0:
-            level = table[n.bit_length() - 1]
-            acc |= level[a + 1] | level[b - (1 << (n.bit_length() - 1))]
+            k = n.bit_length() - 1
+            level = table[k]
+            if level is None:
+                level = _or_level(table, k)
+            acc |= level[a + 1] | level[b - (1 << k)]
         return acc & ~OPTIONAL
 
     @property
@@ -393,20 +396,31 @@ def _positions_with(values: array, bit: int) -> list[int]:
     return np.flatnonzero(np.frombuffer(values, dtype=np.uint16) & bit).tolist()
 
 
-def _or_table(flags: array, gaps: array) -> list[list[int]]:
+def _or_table(flags: array, gaps: array) -> list:
     """Sparse table for range-OR queries over ``flags[i] | gaps[i]`` (numpy builds
-    it; the levels are plain lists because indexing them is the hot path)."""
+    it; the levels are plain lists because indexing them is the hot path).
+
+    Level ``k`` is ``None`` until a query first needs it (:func:`_or_level`): turning
+    every level into a list cost more than building the table, and the wide levels
+    serve only quotes thousands of characters long. The numpy levels follow the list
+    slots, so the table has ``2 * levels`` entries."""
     n = len(flags)
     import numpy as np
 
     level = np.frombuffer(flags, dtype=np.uint16) | np.frombuffer(gaps, dtype=np.uint16)[:n]
-    levels = [level.tolist()]
+    arrays = [level]
     width = 1
     while width * 2 <= n:
         level = level[:-width] | level[width:]
-        levels.append(level.tolist())
+        arrays.append(level)
         width *= 2
-    return levels
+    return [None] * len(arrays) + arrays
+
+
+def _or_level(table: list, k: int) -> list[int]:
+    """Level ``k`` of an :func:`_or_table` as a list, made on first use."""
+    level = table[k] = table[len(table) // 2 + k].tolist()
+    return level
 
 
 def flag_names(flags: int) -> tuple[str, ...]:
