@@ -515,9 +515,8 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                             hidden.append([at, at + n])
                     at += n
                 line_text = "".join(texts)
-                if len(spans) > 1:
-                    if min(sizes) <= MARKER_SIZE_RATIO * max(sizes):  # else no span is set smaller
-                        markers.extend([offset + a, offset + b] for a, b in raised_markers(spans, line_text))
+                if len(spans) > 1 and min(sizes) <= MARKER_SIZE_RATIO * max(sizes):  # else no span is set smaller
+                    markers.extend([offset + a, offset + b] for a, b in raised_markers(spans, line_text))
                 parts.append(line_text)
                 parts.append("\n")
                 lines.append([

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import sys
 from bisect import bisect_left, bisect_right
-from typing import Sequence
+from collections.abc import Sequence
 
 K = 8
 """k-gram length of the index: long enough to be selective, short enough that a quote
@@ -36,7 +36,7 @@ class KgramIndex:
     never return a wrong position.
     """
 
-    __slots__ = ("_text", "_codes", "_hashes", "_order", "_positions")
+    __slots__ = ("_codes", "_hashes", "_order", "_positions", "_text")
 
     def __init__(self, text: str) -> None:
         import numpy as np  # loaded on first index build, not on import
