@@ -31,12 +31,14 @@ class KgramIndex:
     position (a Python loop that cost as much as the rest of the locator build): each
     position's k-gram gets a hash of its code points (:data:`_PRIME`), positions are
     sorted by hash (stably, so equal hashes keep ascending positions), and a lookup
-    bisects the sorted hashes (plain lists: bisecting them is faster than a numpy call),
-    then keeps only the positions whose k-gram equals the key, so a hash collision can
-    never return a wrong position.
+    bisects the sorted hashes (plain lists: bisecting them is faster than a numpy call).
+    The build notes every hash shared by two different k-grams (a collision, rare); a
+    lookup of any other hash compares the key with the first position's k-gram only
+    (all positions of the hash hold the same k-gram), one of a collided hash compares
+    every position, so a collision can never return a wrong position.
     """
 
-    __slots__ = ("_codes", "_hashes", "_order", "_positions", "_text")
+    __slots__ = ("_codes", "_collided", "_hashes", "_order", "_positions", "_text")
 
     def __init__(self, text: str) -> None:
         import numpy as np  # loaded on first index build, not on import
@@ -55,9 +57,16 @@ class KgramIndex:
             h += wide[j : j + m]
             h %= prime
         order = np.argsort(h, kind="stable")
+        ranked = h[order]
+        # neighbours in hash order with the same hash but a different k-gram
+        same_hash = ranked[1:] == ranked[:-1]
+        differ = np.zeros(len(same_hash), dtype=bool)
+        for j in range(K):
+            differ |= codes[order[1:] + j] != codes[order[:-1] + j]
+        self._collided: set[int] = set(ranked[1:][same_hash & differ].tolist())
         self._codes = codes
         self._positions = order
-        self._hashes: list[int] = h[order].tolist()
+        self._hashes: list[int] = ranked.tolist()
         self._order: list[int] = order.tolist()
 
     def get(self, key: str, default: Sequence[int] = ()) -> Sequence[int]:
@@ -75,6 +84,9 @@ class KgramIndex:
         if lo == len(hashes) or hashes[lo] != h:
             return default
         hi = bisect_right(hashes, h, lo)
+        if h not in self._collided:
+            first = self._order[lo]
+            return self._order[lo:hi] if self._text[first : first + K] == key else default
         if hi - lo <= 64:
             text = self._text
             found = [p for p in self._order[lo:hi] if text[p : p + K] == key]
