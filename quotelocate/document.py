@@ -435,16 +435,29 @@ def _extract_here(data: bytes, name: str, password: str | None, limits: Limits, 
     return records, list(warnings)
 
 
+_WHITE_BITS = _WHITE * 0x010101
+"""Red, green and blue each at least :data:`_WHITE` (0xF0: its top four bits set) is
+the colour having all of these bits; one mask test per span instead of three shifts."""
+
+
 def _is_white(color: int) -> bool:
-    return all((color >> shift) & 0xFF >= _WHITE for shift in (16, 8, 0))
+    return color & _WHITE_BITS == _WHITE_BITS
 
 
-def _blank_under(page, bbox) -> bool:
-    """Does the page render as (near) white inside ``bbox``? Used for white text."""
+def _blank_under(page, bbox, rendered: dict | None = None) -> bool:
+    """Does the page render as (near) white inside ``bbox``? Used for white text.
+    ``rendered`` keeps the page's display list between calls for the same page (what
+    ``page.get_pixmap`` would build again for every span: the costly part)."""
     rect = pymupdf.Rect(bbox) & page.rect
     if rect.is_empty:
         return True
-    pix = page.get_pixmap(clip=rect, alpha=False, colorspace=pymupdf.csGRAY)
+    if rendered is None:
+        rendered = {}
+    display = rendered.get("list")
+    if display is None:
+        display = rendered["list"] = page.get_displaylist()
+    # what page.get_pixmap(clip=rect, alpha=False, colorspace=csGRAY) renders
+    pix = display.get_pixmap(matrix=pymupdf.Identity, colorspace=pymupdf.csGRAY, alpha=False, clip=rect)
     return min(pix.samples, default=255) >= _WHITE
 
 
@@ -473,6 +486,7 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
         markers: list[list[int]] = []
         offset = 0
         block_no = 0
+        rendered: dict = {}  # the page's display list, once a white span needs it
         for block in raw.get("blocks", ()):
             if block.get("type") != 0:
                 continue
@@ -480,33 +494,36 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                 spans = line.get("spans", ())
                 at = offset
                 span_starts: list[list[float]] = []
-                for span in spans:
-                    n = len(span.get("text", ""))
-                    if n:
-                        origin = span.get("origin", (0.0, 0.0))
-                        span_starts.append([at - offset, float(span.get("size", 0.0)), float(origin[1])])
-                    if n and (
+                sizes = [float(span.get("size", 0.0)) for span in spans]
+                texts: list[str] = []
+                for span, size in zip(spans, sizes):
+                    text = span.get("text", "")
+                    texts.append(text)
+                    n = len(text)
+                    if not n:
+                        continue
+                    span_starts.append([at - offset, size, float(span.get("origin", (0.0, 0.0))[1])])
+                    if (
                         span.get("alpha", 255) == 0
-                        or float(span.get("size", 0.0)) < MIN_VISIBLE_SIZE
-                        or (_is_white(int(span.get("color", 0))) and _blank_under(page, span["bbox"]))
+                        or size < MIN_VISIBLE_SIZE
+                        or (int(span.get("color", 0)) & _WHITE_BITS == _WHITE_BITS
+                            and _blank_under(page, span["bbox"], rendered))
                     ):
                         if hidden and hidden[-1][1] >= at - 1:
                             hidden[-1][1] = at + n
                         else:
                             hidden.append([at, at + n])
                     at += n
-                line_text = "".join(span.get("text", "") for span in spans)
-                if len(spans) > 1:
-                    sizes = [float(span.get("size", 0.0)) for span in spans]
-                    if min(sizes) <= MARKER_SIZE_RATIO * max(sizes):  # else no span is set smaller
-                        markers.extend([offset + a, offset + b] for a, b in raised_markers(spans, line_text))
+                line_text = "".join(texts)
+                if len(spans) > 1 and min(sizes) <= MARKER_SIZE_RATIO * max(sizes):  # else no span is set smaller
+                    markers.extend([offset + a, offset + b] for a, b in raised_markers(spans, line_text))
                 parts.append(line_text)
                 parts.append("\n")
                 lines.append([
                     offset,
                     offset + len(line_text),
                     [float(v) for v in line.get("bbox", (0, 0, 0, 0))],
-                    max((float(span.get("size", 0.0)) for span in spans), default=0.0),
+                    max(sizes, default=0.0),
                     spans[0].get("font", "") if spans else "",
                     [float(v) for v in line.get("dir", (1.0, 0.0))],
                     block_no,

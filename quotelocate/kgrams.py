@@ -7,17 +7,106 @@ diagnosis to find the region a rejected quote came closest to.
 from __future__ import annotations
 
 import re
+import sys
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 
 K = 8
 """k-gram length of the index: long enough to be selective, short enough that a quote
 shorter than a sentence still has several."""
 
-def kgram_index(text: str) -> dict[str, list[int]]:
-    index: dict[str, list[int]] = {}
-    setdefault = index.setdefault
-    for i in range(len(text) - K + 1):
-        setdefault(text[i : i + K], []).append(i)
-    return index
+_PRIME = 1_900_000_043
+"""Modulus of the k-gram hash: the k-gram's UTF-32 code units (in the machine's byte
+order, what ``str.encode("utf-32")`` gives fastest) read as one number in that byte
+order, modulo this prime (under 2**31, so numpy computes it in uint64 without
+overflow: the running hash times 2**32 stays below 2**63)."""
+_LITTLE = sys.byteorder == "little"
+
+
+class KgramIndex:
+    """Every k-gram of a text and where it starts, answered like a
+    ``dict[str, list[int]]``'s ``get``: the ascending start positions of a k-gram.
+
+    Built with numpy in a few vectorized passes instead of one dict entry per
+    position (a Python loop that cost as much as the rest of the locator build): each
+    position's k-gram gets a hash of its code points (:data:`_PRIME`), positions are
+    sorted by hash (stably, so equal hashes keep ascending positions), and a lookup
+    bisects the sorted hashes (plain lists: bisecting them is faster than a numpy call).
+    The build notes every hash shared by two different k-grams (a collision, rare); a
+    lookup of any other hash compares the key with the first position's k-gram only
+    (all positions of the hash hold the same k-gram), one of a collided hash compares
+    every position, so a collision can never return a wrong position.
+    """
+
+    __slots__ = ("_codes", "_collided", "_hashes", "_order", "_positions", "_text")
+
+    def __init__(self, text: str) -> None:
+        import numpy as np  # loaded on first index build, not on import
+
+        self._text = text
+        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        m = max(len(text) - K + 1, 0)
+        wide = codes.astype(np.uint64)
+        # the number int.from_bytes reads in get(): on a little-endian machine the
+        # k-gram's first code unit is the least significant, so Horner starts at its last
+        steps = range(K - 1, -1, -1) if _LITTLE else range(K)
+        shift, prime = np.uint64(32), np.uint64(_PRIME)
+        h = np.zeros(m, dtype=np.uint64)
+        for j in steps:
+            h <<= shift
+            h += wide[j : j + m]
+            h %= prime
+        order = np.argsort(h, kind="stable")
+        ranked = h[order]
+        # neighbours in hash order with the same hash but a different k-gram
+        same_hash = ranked[1:] == ranked[:-1]
+        differ = np.zeros(len(same_hash), dtype=bool)
+        for j in range(K):
+            differ |= codes[order[1:] + j] != codes[order[:-1] + j]
+        self._collided: set[int] = set(ranked[1:][same_hash & differ].tolist())
+        self._codes = codes
+        self._positions = order
+        self._hashes: list[int] = ranked.tolist()
+        self._order: list[int] = order.tolist()
+
+    def get(self, key: str, default: Sequence[int] = ()) -> Sequence[int]:
+        """Ascending start positions of ``key`` (a k-gram), or ``default`` when it
+        does not occur (a key of another length never does)."""
+        if len(key) != K:
+            return default
+        try:
+            units = key.encode("utf-32")  # byte order mark, then native code units
+        except UnicodeEncodeError:  # a lone surrogate
+            units = key.encode("utf-32", "surrogatepass")
+        h = int.from_bytes(units[4:], sys.byteorder) % _PRIME
+        hashes = self._hashes
+        lo = bisect_left(hashes, h)
+        if lo == len(hashes) or hashes[lo] != h:
+            return default
+        hi = bisect_right(hashes, h, lo)
+        if h not in self._collided:
+            first = self._order[lo]
+            return self._order[lo:hi] if self._text[first : first + K] == key else default
+        if hi - lo <= 64:
+            text = self._text
+            found = [p for p in self._order[lo:hi] if text[p : p + K] == key]
+        else:
+            candidates = self._positions[lo:hi]
+            codes = self._codes
+            keep = codes[candidates] == ord(key[0])
+            for j in range(1, K):
+                keep &= codes[candidates + j] == ord(key[j])
+            found = candidates[keep].tolist()
+        return found if found else default
+
+    def __len__(self) -> int:
+        """How many positions are indexed (one per k-gram of the text)."""
+        return len(self._order)
+
+
+def kgram_index(text: str) -> KgramIndex:
+    """The k-gram index of ``text`` (see :class:`KgramIndex`)."""
+    return KgramIndex(text)
 
 
 # starts with the hyphen class so the scan is fast; the lookbehind re-checks the letter

@@ -375,8 +375,11 @@ class Normalized:
         acc = self.flags[a] if a < len(self.flags) else 0
         n = b - a - 1  # positions a+1 .. b-1 count with their gaps
         if n > 0:
-            level = table[n.bit_length() - 1]
-            acc |= level[a + 1] | level[b - (1 << (n.bit_length() - 1))]
+            k = n.bit_length() - 1
+            level = table[k]
+            if level is None:
+                level = _or_level(table, k)
+            acc |= level[a + 1] | level[b - (1 << k)]
         return acc & ~OPTIONAL
 
     @property
@@ -393,20 +396,31 @@ def _positions_with(values: array, bit: int) -> list[int]:
     return np.flatnonzero(np.frombuffer(values, dtype=np.uint16) & bit).tolist()
 
 
-def _or_table(flags: array, gaps: array) -> list[list[int]]:
+def _or_table(flags: array, gaps: array) -> list:
     """Sparse table for range-OR queries over ``flags[i] | gaps[i]`` (numpy builds
-    it; the levels are plain lists because indexing them is the hot path)."""
+    it; the levels are plain lists because indexing them is the hot path).
+
+    Level ``k`` is ``None`` until a query first needs it (:func:`_or_level`): turning
+    every level into a list cost more than building the table, and the wide levels
+    serve only quotes thousands of characters long. The numpy levels follow the list
+    slots, so the table has ``2 * levels`` entries."""
     n = len(flags)
     import numpy as np
 
     level = np.frombuffer(flags, dtype=np.uint16) | np.frombuffer(gaps, dtype=np.uint16)[:n]
-    levels = [level.tolist()]
+    arrays = [level]
     width = 1
     while width * 2 <= n:
         level = level[:-width] | level[width:]
-        levels.append(level.tolist())
+        arrays.append(level)
         width *= 2
-    return levels
+    return [None] * len(arrays) + arrays
+
+
+def _or_level(table: list, k: int) -> list[int]:
+    """Level ``k`` of an :func:`_or_table` as a list, made on first use."""
+    level = table[k] = table[len(table) // 2 + k].tolist()
+    return level
 
 
 def flag_names(flags: int) -> tuple[str, ...]:
@@ -724,6 +738,9 @@ def rule_invisible(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     return [(m.start(), m.end(), "", INVISIBLE) for m in pattern.finditer(text)]
 
 
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
 def rule_unicode(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if rules.unicode == "ligatures":
         return [(m.start(), m.end(), LIGATURES[m.group()], UNICODE) for m in _LIGATURE_RE.finditer(text)]
@@ -731,11 +748,17 @@ def rule_unicode(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         if text.isascii() or unicodedata.is_normalized("NFKC", text):
             return []
         edits = []
-        for m in _nfkc_cluster_re().finditer(text):
-            cluster = m.group()
-            folded = _nfkc_cluster(cluster)
-            if folded != cluster:
-                edits.append((m.start(), m.end(), folded, UNICODE))
+        clusters = _nfkc_cluster_re()
+        # Every cluster holds a non-ASCII character and lies within a run of them plus
+        # the one character before (its base): searching only there finds the same
+        # clusters without trying the pattern at every ASCII position of the text.
+        for run in _NON_ASCII_RUN.finditer(text):
+            start, end = run.span()
+            for m in clusters.finditer(text, max(start - 1, 0), end):
+                cluster = m.group()
+                folded = _nfkc_cluster(cluster)
+                if folded != cluster:
+                    edits.append((m.start(), m.end(), folded, UNICODE))
         return edits
     return []
 

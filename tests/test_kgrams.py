@@ -1,0 +1,54 @@
+"""The k-gram index answers exactly like a dict of every k-gram's ascending start
+positions, whatever the text (repeats, astral characters, lone surrogates), and never
+returns a position whose k-gram differs from the key (a hash collision is filtered)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from quotelocate import kgrams
+from quotelocate.kgrams import K, kgram_index
+
+
+def reference(text: str) -> dict[str, list[int]]:
+    index: dict[str, list[int]] = {}
+    for i in range(len(text) - K + 1):
+        index.setdefault(text[i : i + K], []).append(i)
+    return index
+
+
+ALPHABETS = st.sampled_from(["ab", "ab \n", "x\U0001f600\ud800\u00e9", "\u0000\uffff\U0010ffff-"])
+TEXTS = ALPHABETS.flatmap(lambda a: st.text(alphabet=a, max_size=200))
+
+
+@settings(max_examples=200, deadline=None)
+@given(TEXTS, st.data())
+def test_index_equals_the_dict_of_every_kgram(text: str, data) -> None:
+    index = kgram_index(text)
+    expected = reference(text)
+    assert len(index) == max(len(text) - K + 1, 0)
+    for gram, positions in expected.items():
+        assert index.get(gram, ()) == positions
+    probe = data.draw(st.text(alphabet=text or "a", min_size=K - 1, max_size=K + 1))
+    assert list(index.get(probe, ())) == expected.get(probe, [])
+
+
+def test_positions_ascend_and_absent_keys_give_the_default() -> None:
+    text = "the model reads the model " * 40
+    index = kgram_index(text)
+    assert index.get("the mode") == sorted([*range(0, len(text), 26), *range(16, len(text), 26)])
+    assert index.get("zzzzzzzz", None) is None
+    assert index.get("the", "none") == "none"  # shorter than a k-gram
+    assert index.get("the model", "none") == "none"  # longer than a k-gram
+
+
+def test_a_hash_collision_is_never_returned(monkeypatch) -> None:
+    # with a modulus of 1 every k-gram collides: the lookup must still tell them apart,
+    # both for a few candidates (compared as strings) and for many (compared by numpy)
+    monkeypatch.setattr(kgrams, "_PRIME", 1)
+    for text in ("abcdefghij" * 20 + "zyxwvutsrq", "abcdefghijabcdefghij"):
+        index = kgram_index(text)
+        for gram, positions in reference(text).items():
+            assert index.get(gram, ()) == positions
+        assert index.get("qqqqqqqq", None) is None
