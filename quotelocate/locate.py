@@ -174,7 +174,7 @@ class Locator:
         self._group_size = self.chunking.group_size
         # a document opened through an extraction cache keeps its prepared text and index there
         cached = prepared_cache.load(document, rules)
-        self.norm = prepare(document, rules) if cached is None else cached[0]
+        self.norm = prepare(document, rules) if cached is None else cached
         self._text = self.norm.text
         self._both = rules.hyphenation == "both"
         if self._both:
@@ -182,11 +182,9 @@ class Locator:
             self._skel_map: list[int] | None = skel_map
         else:
             self._skel, self._skel_map = self._text, None
+        self._index = kgram_index(self._skel)
         if cached is None:
-            self._index = kgram_index(self._skel)
-            prepared_cache.store(document, rules, self.norm, self._index)
-        else:
-            self._index = cached[1]
+            prepared_cache.store(document, rules, self.norm)
         _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
         self._jumps = self.norm.jumps
         self._markers = self._marker_gaps() if rules.markers else {}

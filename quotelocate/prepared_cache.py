@@ -1,6 +1,7 @@
-"""A paper's prepared text kept in the extraction cache: the normalized text, its offset
-maps and the k-gram index a :class:`~quotelocate.locate.Locator` searches, so a second
-run over the same papers skips normalizing and indexing as well as extracting.
+"""A paper's prepared text kept in the extraction cache: the normalized text and its
+offset maps a :class:`~quotelocate.locate.Locator` searches, so a second run over the
+same papers skips normalizing as well as extracting. The k-gram index is rebuilt from
+the text (numpy builds it faster than it could be read back).
 
 The entry lives in the document's :class:`~quotelocate.extraction_cache.ExtractionCache`
 (the one it was opened through; a document opened without one is prepared as always).
@@ -10,8 +11,8 @@ its version and flags, the text's sha256, the layout version, the rules' fingerp
 normalize, prepare, kgrams, layout and furniture modules as loaded), so an edit to any of
 them misses the old entries even when nobody bumps a version. Entries are JSON, checked
 by sha256 when read (see :mod:`quotelocate.extraction_cache`); a payload that is intact
-JSON but not a prepared text of this document (wrong lengths, offsets outside the text,
-an index that is not k-grams to positions inside it) is counted as dropped and rebuilt.
+JSON but not a prepared text of this document (wrong lengths, offsets outside the text)
+is counted as dropped and rebuilt.
 
 The furniture lines a rejection is checked against (:func:`furniture_lines`) are kept the
 same way: finding them builds the page layout, which the cached reading order otherwise
@@ -26,14 +27,13 @@ import functools
 import hashlib
 import sys
 from array import array
-from itertools import chain
 from typing import Any
 
 from .document import Document
 from .kgrams import K
 from .normalize import Normalized, Rules
 
-PREPARED_VERSION = 1
+PREPARED_VERSION = 2
 """Version of the prepared entry's layout and of what it means; part of every key."""
 
 _CODE_MODULES = ("normalize", "prepare", "kgrams", "layout", "furniture")
@@ -81,9 +81,11 @@ def prepared_key(document: Document, rules: Rules) -> dict:
     return {**_document_key(document, "prepared"), "rules": rules.fingerprint, "k": K}
 
 
-def load(document: Document, rules: Rules) -> tuple[Normalized, dict[str, list[int]]] | None:
-    """The prepared text and k-gram index of ``document`` under ``rules`` from its cache,
-    or None (no cache, not there, or not valid for this document: then dropped)."""
+def load(document: Document, rules: Rules) -> Normalized | None:
+    """The prepared (normalized) text of ``document`` under ``rules`` from its cache, or
+    None (no cache, not there, or not valid for this document: then dropped). The
+    k-gram index is not kept: built from the text with numpy, it costs less than
+    reading it back would."""
     disk = _disk(document)
     if disk is None:
         return None
@@ -98,12 +100,11 @@ def load(document: Document, rules: Rules) -> tuple[Normalized, dict[str, list[i
     return out
 
 
-def store(document: Document, rules: Rules, norm: Normalized, index: dict[str, list[int]]) -> None:
-    """Keep the prepared text and index in the document's cache (when it has one)."""
+def store(document: Document, rules: Rules, norm: Normalized) -> None:
+    """Keep the prepared text in the document's cache (when it has one)."""
     disk = _disk(document)
     if disk is None:
         return
-    counts = [len(v) for v in index.values()]
     disk.put(
         prepared_key(document, rules),
         {
@@ -112,9 +113,6 @@ def store(document: Document, rules: Rules, norm: Normalized, index: dict[str, l
             "ends": _pack("i", norm.ends),
             "flags": _pack("H", norm.flags),
             "gaps": _pack("H", norm.gaps),
-            "kgrams": "".join(index),
-            "counts": _pack("i", counts),
-            "positions": _pack("i", chain.from_iterable(index.values())),
         },
     )
 
@@ -145,39 +143,23 @@ def _unpack(code: str, text: Any) -> array:
     return arr
 
 
-def _from_json(payload: Any, text_length: int) -> tuple[Normalized, dict[str, list[int]]] | None:
+def _from_json(payload: Any, text_length: int) -> Normalized | None:
     if not isinstance(payload, dict):
         return None
     try:
-        text, kgrams = payload["text"], payload["kgrams"]
+        text = payload["text"]
         starts, ends = _unpack("i", payload["starts"]), _unpack("i", payload["ends"])
         flags, gaps = _unpack("H", payload["flags"]), _unpack("H", payload["gaps"])
-        counts, positions = _unpack("i", payload["counts"]), _unpack("i", payload["positions"])
     except (KeyError, TypeError, ValueError, UnicodeEncodeError, binascii.Error):
         return None
-    if not isinstance(text, str) or not isinstance(kgrams, str):
+    if not isinstance(text, str):
         return None
     n = len(text)
     if not (len(starts) == len(ends) == len(flags) == n and len(gaps) == n + 1):
         return None
     if n and not (0 <= min(starts) and max(starts) <= text_length and 0 <= min(ends) and max(ends) <= text_length):
         return None
-    # the index: k-grams (K characters each), how many positions each has, the positions
-    m = len(counts)
-    if len(kgrams) != K * m or sum(counts) != len(positions) or (m and min(counts) < 1):
-        return None
-    if positions and not (0 <= min(positions) and max(positions) <= n - K):
-        return None
-    flat = positions.tolist()
-    index: dict[str, list[int]] = {}
-    i = 0
-    for j, c in enumerate(counts):
-        index[kgrams[K * j : K * j + K]] = flat[i : i + c]
-        i += c
-    if len(index) != m:
-        return None  # a k-gram listed twice
-    norm = Normalized(text=text, starts=starts.tolist(), ends=ends.tolist(), flags=flags, gaps=gaps)
-    return norm, index
+    return Normalized(text=text, starts=starts.tolist(), ends=ends.tolist(), flags=flags, gaps=gaps)
 
 
 def furniture_lines(document: Document) -> tuple[tuple[int, int, int], ...]:
