@@ -11,7 +11,10 @@ This is the only module that imports pymupdf. A :class:`Document` holds
 * ``hidden``: the spans of text a reader cannot see (invisible render mode, white on a
   blank background, under 1 pt), which never verify a quote;
 * ``markers``: the spans of raised, smaller footnote and citation markers glued to a
-  word (``models\u00b3``), told apart from exponents by font size, baseline and context.
+  word (``models\u00b3``), told apart from exponents by font size, baseline and context;
+* ``glyphs``: characters whose drawn glyph contradicts their Unicode mapping: a letter
+  or digit from a one-glyph ("pi") font that is drawn as a horizontal bar is a dash
+  (``80e120`` as printed ``80\u2013120``), decided from the rendered ink of the glyph.
 
 PDFs are untrusted input. By default extraction runs in forked worker processes (two
 on a multi-core machine, each taking every other page) under :class:`Limits` (time,
@@ -145,6 +148,9 @@ class Document:
     warnings: tuple[str, ...] = ()
     hidden: tuple[tuple[int, int], ...] = ()
     markers: tuple[tuple[int, int], ...] = ()
+    glyphs: tuple[tuple[int, str], ...] = ()
+    """``(offset, character)``: the character a mis-mapped glyph at ``offset`` really
+    draws (see :func:`drawn_dash`); the text keeps what the PDF maps it to."""
     _pdf: bytes | None = field(default=None, repr=False)
     _password: str | None = field(default=None, repr=False)  # to reopen an encrypted PDF for boxes
 
@@ -455,11 +461,14 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
     the line, size, baseline y]`` and hidden is ``[[start, end]]``. A page's text is its
     lines, each followed by a newline."""
     records = []
+    one_glyph: dict[int, str | None] = {}  # font xref -> its name when it encodes one character code
+    drawn: dict[tuple[str, str], str | None] = {}  # (font, character) -> what its glyph draws
     for index in indices:
         number = index + 1
         try:
             page = pdf[index]
             raw = page.get_text("dict", flags=EXTRACT_FLAGS)
+            pi_fonts = _one_glyph_fonts(pdf, page, one_glyph)
             rect = page.rect
         except MemoryError:
             raise ExtractionLimitError(f"{name}: page {number}: text extraction exceeded {memory}") from None
@@ -471,6 +480,7 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
         lines: list[list] = []
         hidden: list[list[int]] = []
         markers: list[list[int]] = []
+        glyphs: list[list] = []
         offset = 0
         block_no = 0
         for block in raw.get("blocks", ()):
@@ -478,13 +488,19 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                 continue
             for line in block.get("lines", ()):
                 spans = line.get("spans", ())
-                at = offset
+                at = line_start = offset
                 span_starts: list[list[float]] = []
                 for span in spans:
                     n = len(span.get("text", ""))
                     if n:
                         origin = span.get("origin", (0.0, 0.0))
                         span_starts.append([at - offset, float(span.get("size", 0.0)), float(origin[1])])
+                    if n == 1 and span["text"].isalnum() and span.get("font", "") in pi_fonts:
+                        key = (span.get("font", ""), span["text"])
+                        if key not in drawn:
+                            drawn[key] = drawn_dash(page, span)
+                        if drawn[key]:
+                            glyphs.append([at, drawn[key]])
                     if n and (
                         span.get("alpha", 255) == 0
                         or float(span.get("size", 0.0)) < MIN_VISIBLE_SIZE
@@ -499,7 +515,9 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                 if len(spans) > 1:
                     sizes = [float(span.get("size", 0.0)) for span in spans]
                     if min(sizes) <= MARKER_SIZE_RATIO * max(sizes):  # else no span is set smaller
-                        markers.extend([offset + a, offset + b] for a, b in raised_markers(spans, line_text))
+                        drawn_line = _as_drawn(spans, {g[0] - line_start: g[1] for g in glyphs if g[0] >= line_start})
+                        shown = "".join(span.get("text", "") for span in drawn_line)
+                        markers.extend([offset + a, offset + b] for a, b in raised_markers(drawn_line, shown))
                 parts.append(line_text)
                 parts.append("\n")
                 lines.append([
@@ -515,9 +533,107 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                 offset += len(line_text) + 1
             block_no += 1
         records.append(
-            [number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, hidden, markers]
+            [number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, hidden, markers,
+             glyphs]
         )
     return records
+
+
+def _as_drawn(spans: Sequence[dict], drawn: dict[int, str]) -> list[dict]:
+    """A line's spans with each mis-mapped glyph (``drawn``: offset in the line ->
+    character) read as drawn and joined to the spans beside it that share its size and
+    baseline, so a raised range such as ``5``, pi-font ``e``, ``7`` is one marker ``5\u20137``."""
+    if not drawn:
+        return list(spans)
+    out: list[dict] = []
+    at = 0
+    glued = False  # the last span in ``out`` holds a mis-mapped glyph
+    for span in spans:
+        text = span.get("text", "")
+        fixed = at in drawn and len(text) == 1
+        if fixed:
+            span = {**span, "text": drawn[at]}
+        at += len(text)
+        if out and text.strip() and (fixed or glued) and out[-1].get("text", "").strip() and _same_run(out[-1], span):
+            out[-1] = {**out[-1], "text": out[-1]["text"] + span["text"]}
+        else:
+            out.append(span)
+        glued = fixed or (glued and out[-1] is not span)
+    return out
+
+
+def _same_run(a: dict, b: dict) -> bool:
+    try:
+        return abs(float(a["size"]) - float(b["size"])) < 0.01 and abs(float(a["origin"][1]) - float(b["origin"][1])) < 0.01
+    except (KeyError, IndexError, TypeError, ValueError):
+        return False
+
+
+_FIRST_CHAR = re.compile(r"/FirstChar\s+(\d+)")
+_LAST_CHAR = re.compile(r"/LastChar\s+(\d+)")
+
+
+def _one_glyph_fonts(pdf, page, known: dict[int, str | None]) -> frozenset[str]:
+    """Names (as spans give them, without the subset tag) of the page's fonts that encode
+    a single character code (``/FirstChar`` equal to ``/LastChar``): the "pi" fonts a
+    typesetting system makes for one special glyph, whose code says nothing of its shape."""
+    names = set()
+    for entry in page.get_fonts():
+        xref = entry[0]
+        if xref not in known:
+            known[xref] = None
+            try:
+                obj = pdf.xref_object(xref, compressed=True)
+            except Exception:  # a broken font object: treat its glyphs as mapped
+                obj = ""
+            first, last = _FIRST_CHAR.search(obj), _LAST_CHAR.search(obj)
+            if first and last and first.group(1) == last.group(1):
+                known[xref] = str(entry[3]).split("+", 1)[-1]
+        if known[xref]:
+            names.add(known[xref])
+    return frozenset(names)
+
+
+DASH_MAX_HEIGHT = 0.12
+"""A glyph whose ink is at most this share of the font size high ..."""
+DASH_MIN_WIDTH = 0.2
+"""... and at least this share wide, above the baseline, is a horizontal bar: a dash."""
+_DASH_WIDTHS = ((0.4, "-"), (0.75, "\u2013"), (math.inf, "\u2014"))
+"""By its ink width in ems: a hyphen (about 1/3 em), an en dash (1/2 em), an em dash."""
+_INK = 160  # a grey level at or below this is ink
+_ZOOM = 8
+
+
+def drawn_dash(page, span: dict) -> str | None:
+    """The dash a one-character span draws, or None when its glyph is no horizontal bar.
+
+    The span's box is rendered and its ink measured: a bar is flat
+    (:data:`DASH_MAX_HEIGHT`), wide (:data:`DASH_MIN_WIDTH`) and clear of the baseline;
+    its width picks hyphen, en dash or em dash. Ink of a neighbour reaching into the box
+    makes the glyph look taller, so it is then left as mapped."""
+    size = float(span.get("size", 0.0))
+    if size <= 0 or tuple(span.get("dir", (1.0, 0.0))) != (1.0, 0.0):
+        return None
+    rect = pymupdf.Rect(span["bbox"]) & page.rect
+    if rect.is_empty:
+        return None
+    try:
+        pix = page.get_pixmap(clip=rect, matrix=pymupdf.Matrix(_ZOOM, _ZOOM), colorspace=pymupdf.csGRAY, alpha=False)
+    except Exception:  # a page that cannot be rendered keeps its mapping
+        return None
+    width, samples = pix.width, pix.samples
+    rows = [y for y in range(pix.height) if min(samples[y * width : (y + 1) * width], default=255) <= _INK]
+    if not rows:
+        return None
+    cols = [x for x in range(width) if min(samples[x::width], default=255) <= _INK]
+    scale = pix.height / rect.height if rect.height else _ZOOM
+    ink_height = (rows[-1] - rows[0] + 1) / scale / size
+    ink_width = (cols[-1] - cols[0] + 1) / scale / size
+    bottom = rect.y0 + (rows[-1] + 1) / scale
+    baseline = float(span.get("origin", (0.0, rect.y1))[1])
+    if ink_height > DASH_MAX_HEIGHT or ink_width < DASH_MIN_WIDTH or baseline - bottom < 0.1 * size:
+        return None
+    return next(dash for limit, dash in _DASH_WIDTHS if ink_width < limit)
 
 
 MARKER_SIZE_RATIO = 0.85
@@ -571,15 +687,25 @@ def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int
     out: list[tuple[int, int]] = []
     at = 0
     prev = None
+    raised_space = -1  # where a space set raised and small like the marker before it ends
     for i, span in enumerate(spans):
         text = span.get("text", "")
         start = at
         at += len(text)
         if prev is None or not text.strip():
+            if text and not text.strip() and out and out[-1][1] == start and _same_line_run(spans, i, out[-1][0], line_text):
+                raised_space = at
             prev = span if text.strip() else prev
             continue
         ref = prev
         prev = span  # until it turns out to be a marker: a marker is measured against the word
+        if out and raised_space == start and _same_line_run(spans, i, out[-1][0], line_text):
+            content = text.rstrip()
+            if _MARKER_TEXT.fullmatch(content):
+                # the next item of a marker list whose separator is a raised space ("2 4")
+                out[-1] = (out[-1][0], start + len(content))
+                prev = ref
+                continue
         size, ref_size = float(span.get("size", 0.0)), _word_size(spans, i)
         if not (0 < size <= MARKER_SIZE_RATIO * ref_size):
             continue
@@ -622,6 +748,18 @@ def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int
     return out
 
 
+def _same_line_run(spans: Sequence[dict], i: int, marker_start: int, line_text: str) -> bool:
+    """Is whitespace span ``i`` set at the size and baseline of the marker that ends
+    where it starts (the span holding offset ``marker_start``)?"""
+    at = 0
+    for span in spans:
+        n = len(span.get("text", ""))
+        if at <= marker_start < at + n:
+            return _same_run(span, spans[i])
+        at += n
+    return False
+
+
 def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequence[str], allow_textless: bool,
               password: str | None = None) -> Document:
     """The document from its page records (:func:`_extract_pages`), in page order."""
@@ -634,6 +772,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
     hidden_pages: list[int] = []
     offset = 0
     markers: list[tuple[int, int]] = []
+    glyphs: list[tuple[int, str]] = []
     for number, page_text, width, height, rotation, page_lines, page_hidden, *rest in sorted(records, key=lambda r: r[0]):
         if parts:
             parts.append(PAGE_SEPARATOR)
@@ -641,6 +780,8 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         parts.append(page_text)
         if rest:
             markers.extend((offset + a, offset + b) for a, b in rest[0])
+        if len(rest) > 1:
+            glyphs.extend((offset + int(a), str(c)) for a, c in rest[1])
         for a, b, bbox, size, font, direction, block, spans in page_lines:
             lines.append(Line(number, offset + a, offset + b, tuple(bbox), size, font, tuple(direction), block,  # type: ignore[arg-type]
                               tuple((offset + a + k, z, y) for k, z, y in spans)))
@@ -685,6 +826,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         warnings=tuple(warnings),
         hidden=tuple(hidden),
         markers=tuple(markers),
+        glyphs=tuple(glyphs),
         _pdf=data,
         _password=password,
     )
@@ -702,6 +844,7 @@ def pages_cache_key(data: bytes) -> dict:
         "extractor": "pymupdf",
         "extractor_version": pymupdf.VersionBind,
         "flags": EXTRACT_FLAGS,
+        "records": 2,  # page records carry the mis-mapped glyphs
     }
 
 

@@ -18,7 +18,9 @@ Rules, in the order they run:
 ``invisible``   soft hyphen U+00AD and zero-width characters are removed.
 ``accents``     a spacing accent next to a letter (``Franc\u00b8ois``, ``na\u00a8\u0131ve``) is
                 composed with it into the precomposed letter (``François``, ``naïve``).
-``unicode``     ``off`` | ``ligatures`` (U+FB00-FB06 spelled out) | ``nfkc`` (NFKC per
+``unicode``     on the document side first puts back the character a mis-mapped glyph
+                draws (:attr:`Document.glyphs`: a pi-font "e" drawn as an en dash);
+                then ``off`` | ``ligatures`` (U+FB00-FB06 spelled out) | ``nfkc`` (NFKC per
                 grapheme, except super-/subscripts and vulgar fractions, so "10²" never
                 becomes "102", and spacing accents such as "´", which NFKC would split
                 into a space and a combining mark).
@@ -311,6 +313,7 @@ class Context:
     page_starts: tuple[int, ...] = ()
     furniture_spans: tuple[tuple[int, int], ...] = ()
     marker_spans: tuple[tuple[int, int], ...] = ()  # raised markers, in document text offsets
+    glyphs: tuple[tuple[int, str], ...] = ()  # (document offset, the character its glyph draws)
     is_quote: bool = False
     # read every line-end hyphen before a connector as suspended, evidence or not: the
     # evidence may lie past the end of a quote cut from the middle of the passage
@@ -666,6 +669,14 @@ def _positions_of(state: Normalized, spans: Sequence[tuple[int, int]]) -> tuple[
     return tuple(sorted(out))
 
 
+def _glyph_edits(state: Normalized, glyphs: Sequence[tuple[int, str]]) -> list[Edit]:
+    """Edits that put the drawn character in place of each mis-mapped one that ``state``
+    still holds as it was extracted."""
+    drawn = dict(glyphs)
+    spans = _positions_of(state, [(s, s + 1) for s in sorted(drawn)])
+    return [(i, e, drawn[state.starts[i]], UNICODE) for i, e in spans]
+
+
 def rule_accents(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if not _ACCENT_RE.search(text):
         return []
@@ -869,6 +880,8 @@ def normalize(text: str, rules: Rules, *, context: Context | None = None, base: 
                 fn_ctx = replace(ctx, marker_spans=_positions_of(state, ctx.marker_spans))
                 state = apply_edits(state, fn(state.text, rules, fn_ctx))
                 continue
+            if name == "unicode" and ctx.glyphs:
+                state = apply_edits(state, _glyph_edits(state, ctx.glyphs))
             state = apply_edits(state, fn(state.text, rules, ctx))
     return state
 
