@@ -469,6 +469,7 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
             page = pdf[index]
             raw = page.get_text("dict", flags=EXTRACT_FLAGS)
             pi_fonts = _one_glyph_fonts(pdf, page, one_glyph)
+            labels = footnote_labels(raw, float(page.cropbox.height))  # the unrotated page, as the text
             rect = page.rect
         except MemoryError:
             raise ExtractionLimitError(f"{name}: page {number}: text extraction exceeded {memory}") from None
@@ -517,7 +518,7 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                     if min(sizes) <= MARKER_SIZE_RATIO * max(sizes):  # else no span is set smaller
                         drawn_line = _as_drawn(spans, {g[0] - line_start: g[1] for g in glyphs if g[0] >= line_start})
                         shown = "".join(span.get("text", "") for span in drawn_line)
-                        markers.extend([offset + a, offset + b] for a, b in raised_markers(drawn_line, shown))
+                        markers.extend([offset + a, offset + b] for a, b in raised_markers(drawn_line, shown, labels))
                 parts.append(line_text)
                 parts.append("\n")
                 lines.append([
@@ -671,7 +672,7 @@ def _word_size(spans: Sequence[dict], i: int) -> float:
     return best
 
 
-def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int]]:
+def raised_markers(spans: Sequence[dict], line_text: str, labels: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
     """``[start, end)`` within ``line_text`` of the footnote and citation markers among
     a line's pymupdf spans.
 
@@ -682,7 +683,10 @@ def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int
     bracket or a math symbol, a one-letter word, a word in a math font or with non-Latin
     letters (``x\u00b2``, ``O(n\u00b2)``, ``d\u03a9\u00b2``), a unit after a number (``5 cm\u00b2``), when a
     math symbol stands in the two words before it (``E = mc\u00b2``), when it starts with a
-    minus, or when a letter or digit follows it directly (``cm\u00b2V``).
+    minus, or when a letter or digit follows it directly (``cm\u00b2V``). After a
+    one-letter word it is a marker all the same when the letter is upright (not italic,
+    not a math font) and ``labels`` (:func:`footnote_labels` of the page) holds its text:
+    the page has a footnote it refers to ("the tree skeleton of T\u00b9").
     """
     out: list[tuple[int, int]] = []
     at = 0
@@ -732,11 +736,13 @@ def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int
         words = before.split()
         if last.isalpha():
             k = len(before)
-            while k > 0 and before[k - 1].isalpha():
-                k -= 1
-            word = before[k:]
-            if len(word) < 2 or not all(_latin_letter(ch) for ch in word) or _MATH_FONT.search(ref.get("font", "")):
+            while k > 0 and (before[k - 1].isalpha() or unicodedata.category(before[k - 1]) == "Sk"):
+                k -= 1  # a spacing accent is part of the word: "Andr\u00b4e"
+            word = [ch for ch in before[k:] if ch.isalpha()]
+            if not all(_latin_letter(ch) for ch in word) or _MATH_FONT.search(ref.get("font", "")):
                 continue
+            if len(word) < 2 and not (content in labels and not int(ref.get("flags", 0)) & _ITALIC):
+                continue  # an exponent of a variable, unless an upright letter carries a footnote's label
             if len(words) >= 2 and _NUMBER_TOKEN.fullmatch(words[-2]):
                 continue  # a unit after a number: "5 cm2"
         elif last not in _AFTER_PUNCT:
@@ -746,6 +752,31 @@ def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int
         out.append((start, start + len(content)))
         prev = ref
     return out
+
+
+_ITALIC = 2  # pymupdf span flag
+
+
+def footnote_labels(raw: dict, height: float) -> frozenset[str]:
+    """The labels of a page's footnotes: lines in the lower half of the page whose first
+    span is marker text set smaller and raised against the text that follows it
+    (``\u00b9 The Root Node of ...``)."""
+    out = set()
+    for block in raw.get("blocks", ()):
+        for line in block.get("lines", ()):
+            spans = [sp for sp in line.get("spans", ()) if sp.get("text", "").strip()]
+            if len(spans) < 2 or float(line.get("bbox", (0, 0, 0, 0))[1]) < height / 2:
+                continue
+            label, body = spans[0], spans[1]
+            try:
+                size, ref = float(label["size"]), float(body["size"])
+                rise = float(body["origin"][1]) - float(label["origin"][1])
+            except (KeyError, IndexError, TypeError, ValueError):
+                continue
+            text = label["text"].strip()
+            if 0 < size <= MARKER_SIZE_RATIO * ref and rise >= MARKER_RISE * ref and _MARKER_TEXT.fullmatch(text):
+                out.add(text)
+    return frozenset(out)
 
 
 def _same_line_run(spans: Sequence[dict], i: int, marker_start: int, line_text: str) -> bool:
