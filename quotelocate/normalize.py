@@ -28,7 +28,9 @@ Rules, in the order they run:
 ``hyphenation`` at an end-of-line hyphen between two letters: ``off`` (a line break
                 like any other), ``keep`` (``English-\\nto`` -> ``English-to``), ``drop``
                 (``transduc-\\ntion`` -> ``transduction``) or ``both`` (decided per break
-                by the quote). Never joins across digits. With ``suspended_hyphens``, a
+                by the quote). Never joins across digits: a line-end hyphen with a digit
+                on either side is kept and its break removed (``IEEE-\\n754`` ->
+                ``IEEE-754``) unless the mode is ``drop``. With ``suspended_hyphens``, a
                 break followed by "and"/"or"/"to"/"," and a later hyphenated word
                 (``pre-\nand post-training``) keeps its hyphen and becomes a space.
 ``whitespace``  any run of whitespace becomes one space (the quote is also stripped).
@@ -506,6 +508,8 @@ def _apply_text(text: str, edits: Sequence[Edit]) -> str:
 
 _LETTER = r"[^\W\d_]"
 _HYPHEN_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010\u00AD])[ \t\r]*\n\s*(?={_LETTER})")
+# a line-end hyphen with a digit on one side ("IEEE-\n754", "pages 12-\n15"): only ever kept
+_DIGIT_HYPHEN_BREAK = re.compile(r"(?:(?<=\d)|(?<=[^\W_])(?=[-\u2010][ \t\r]*\n\s*\d))([-\u2010])[ \t\r]*\n\s*(?=[^\W_])")
 _WS_DOC = re.compile(r" \s+|[^\S ]\s*")
 _WS_ANY = re.compile(r"\s+")
 _WS_ODD = re.compile(r"[^\S ]|  ")
@@ -824,6 +828,16 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         flag = HYPHEN_KEEP if mode == "keep" or ctx.is_quote else HYPHEN_KEEP | OPTIONAL
         edits.append((m.start(), m.start() + 1, hyphen, flag))
         edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
+    if mode != "drop":
+        # A break after a hyphen next to a digit: the hyphen is printed and the line
+        # break is no space ("IEEE-\n754" reads "IEEE-754"); dropping it would join numbers.
+        digit_breaks = [m for m in _DIGIT_HYPHEN_BREAK.finditer(text) if m.start() not in suspended]
+        for m in digit_breaks:
+            edits.append((m.start(), m.start() + 1, m.group(1), HYPHEN_KEEP))
+            edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
+        if digit_breaks:
+            edits.sort()  # the scans interleave
+            return edits
     if suspended:
         edits.sort()
     return edits

@@ -217,3 +217,39 @@ def test_markers_after_accents_and_one_letter_words_on_real_papers(paper, quote,
                       "c02abe5da7005d7618e630e6116fe152746dc55edcd02a6be5c9cf575c6477b3")
     v = corpus_locator(paper).locate(quote)
     assert v.accepted is accepted, (v.cause, v.reason)
+
+
+# ---------------------------------------------------------------------------------------
+# A line-end hyphen next to a digit
+
+
+@pytest.mark.parametrize(
+    "text,read",
+    [
+        ("the IEEE-\n754 standard", "the IEEE-754 standard"),
+        ("on pages 12-\n15 of", "on pages 12-15 of"),
+        ("from 1990-\nonwards", "from 1990-onwards"),
+        ("state-\nof-the-art", "state-of-the-art"),  # letters on both sides: as before
+        ("a sum -\n5 more", "a sum - 5 more"),  # a spaced minus is no line-end hyphen
+    ],
+)
+def test_a_line_end_hyphen_next_to_a_digit_is_kept_without_a_space(text, read):
+    from quotelocate.normalize import normalize
+
+    assert normalize(text, REC).text == read
+    assert normalize(text, REC.replace(hyphenation="drop")).text == read.replace("IEEE-754", "IEEE- 754").replace(
+        "12-15", "12- 15").replace("1990-onwards", "1990- onwards").replace("state-of", "stateof")
+
+
+@pytest.mark.parametrize(
+    "quote,accepted",
+    [
+        ("only a Number type that is the set of 64-bit IEEE-754 floating-pointer numbers", True),
+        ("only a Number type that is the set of 64-bit IEEE-745 floating-pointer numbers", False),
+        ("only a Number type that is the set of 64-bit IEEE754 floating-pointer numbers", False),
+        ("only a Number type that is the set of 64-bit IEEE 754 floating-pointer numbers", False),
+    ],
+)
+def test_ieee_754_across_a_line_break_on_a_real_paper(quote, accepted):
+    v = corpus_locator("pldi2009_tracemonkey.pdf").locate(quote)
+    assert v.accepted is accepted, (v.cause, v.reason)
