@@ -499,7 +499,7 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                     if n == 1 and span["text"].isalnum() and span.get("font", "") in pi_fonts:
                         key = (span.get("font", ""), span["text"])
                         if key not in drawn:
-                            drawn[key] = drawn_dash(page, span)
+                            drawn[key] = drawn_dash(page, span, _font_buffer(pdf, pi_fonts[key[0]]))
                         if drawn[key]:
                             glyphs.append([at, drawn[key]])
                     if n and (
@@ -574,11 +574,12 @@ _FIRST_CHAR = re.compile(r"/FirstChar\s+(\d+)")
 _LAST_CHAR = re.compile(r"/LastChar\s+(\d+)")
 
 
-def _one_glyph_fonts(pdf, page, known: dict[int, str | None]) -> frozenset[str]:
+def _one_glyph_fonts(pdf, page, known: dict[int, str | None]) -> dict[str, int]:
     """Names (as spans give them, without the subset tag) of the page's fonts that encode
     a single character code (``/FirstChar`` equal to ``/LastChar``): the "pi" fonts a
-    typesetting system makes for one special glyph, whose code says nothing of its shape."""
-    names = set()
+    typesetting system makes for one special glyph, whose code says nothing of its shape;
+    each with its xref."""
+    names: dict[str, int] = {}
     for entry in page.get_fonts():
         xref = entry[0]
         if xref not in known:
@@ -591,8 +592,8 @@ def _one_glyph_fonts(pdf, page, known: dict[int, str | None]) -> frozenset[str]:
             if first and last and first.group(1) == last.group(1):
                 known[xref] = str(entry[3]).split("+", 1)[-1]
         if known[xref]:
-            names.add(known[xref])
-    return frozenset(names)
+            names[known[xref]] = xref  # type: ignore[index]
+    return names
 
 
 DASH_MAX_HEIGHT = 0.12
@@ -605,23 +606,56 @@ _INK = 160  # a grey level at or below this is ink
 _ZOOM = 8
 
 
-def drawn_dash(page, span: dict) -> str | None:
+def _font_buffer(pdf, xref: int) -> bytes:
+    try:
+        return pdf.extract_font(xref)[3] or b""
+    except Exception:  # a font that cannot be extracted is rendered on its page
+        return b""
+
+
+_ISOLATED_SIZE = 50.0
+
+
+def _isolated_glyph(buffer: bytes, ch: str):
+    """(pixmap, its rect, size, baseline) of ``ch`` set alone in the embedded font
+    ``buffer`` on a scratch page (cheap, unlike rendering a page full of images), or
+    None when the font cannot be loaded or lacks the character."""
+    try:
+        if not pymupdf.Font(fontbuffer=buffer).has_glyph(ord(ch)):
+            return None
+        scratch = pymupdf.open()
+        page = scratch.new_page(width=200, height=100)
+        page.insert_font(fontname="pi", fontbuffer=buffer)
+        page.insert_text((20, 70), ch, fontname="pi", fontsize=_ISOLATED_SIZE)
+        pix = page.get_pixmap(matrix=pymupdf.Matrix(2, 2), colorspace=pymupdf.csGRAY, alpha=False)
+    except Exception:  # an embedded font MuPDF cannot load alone: render it on its page
+        return None
+    return pix, pymupdf.Rect(0, 0, 200, 100), _ISOLATED_SIZE, 70.0
+
+
+def drawn_dash(page, span: dict, font_buffer: bytes = b"") -> str | None:
     """The dash a one-character span draws, or None when its glyph is no horizontal bar.
 
     The span's box is rendered and its ink measured: a bar is flat
     (:data:`DASH_MAX_HEIGHT`), wide (:data:`DASH_MIN_WIDTH`) and clear of the baseline;
     its width picks hyphen, en dash or em dash. Ink of a neighbour reaching into the box
-    makes the glyph look taller, so it is then left as mapped."""
+    makes the glyph look taller, so it is then left as mapped. With the font's
+    embedded program (``font_buffer``) the glyph is rendered alone instead."""
     size = float(span.get("size", 0.0))
     if size <= 0 or tuple(span.get("dir", (1.0, 0.0))) != (1.0, 0.0):
         return None
-    rect = pymupdf.Rect(span["bbox"]) & page.rect
-    if rect.is_empty:
-        return None
-    try:
-        pix = page.get_pixmap(clip=rect, matrix=pymupdf.Matrix(_ZOOM, _ZOOM), colorspace=pymupdf.csGRAY, alpha=False)
-    except Exception:  # a page that cannot be rendered keeps its mapping
-        return None
+    alone = _isolated_glyph(font_buffer, span.get("text", "")) if font_buffer else None
+    if alone is not None:
+        pix, rect, size, baseline = alone
+    else:
+        rect = pymupdf.Rect(span["bbox"]) & page.rect
+        if rect.is_empty:
+            return None
+        try:
+            pix = page.get_pixmap(clip=rect, matrix=pymupdf.Matrix(_ZOOM, _ZOOM), colorspace=pymupdf.csGRAY, alpha=False)
+        except Exception:  # a page that cannot be rendered keeps its mapping
+            return None
+        baseline = float(span.get("origin", (0.0, rect.y1))[1])
     width, samples = pix.width, pix.samples
     rows = [y for y in range(pix.height) if min(samples[y * width : (y + 1) * width], default=255) <= _INK]
     if not rows:
@@ -631,7 +665,6 @@ def drawn_dash(page, span: dict) -> str | None:
     ink_height = (rows[-1] - rows[0] + 1) / scale / size
     ink_width = (cols[-1] - cols[0] + 1) / scale / size
     bottom = rect.y0 + (rows[-1] + 1) / scale
-    baseline = float(span.get("origin", (0.0, rect.y1))[1])
     if ink_height > DASH_MAX_HEIGHT or ink_width < DASH_MIN_WIDTH or baseline - bottom < 0.1 * size:
         return None
     return next(dash for limit, dash in _DASH_WIDTHS if ink_width < limit)

@@ -253,3 +253,14 @@ def test_a_line_end_hyphen_next_to_a_digit_is_kept_without_a_space(text, read):
 def test_ieee_754_across_a_line_break_on_a_real_paper(quote, accepted):
     v = corpus_locator("pldi2009_tracemonkey.pdf").locate(quote)
     assert v.accepted is accepted, (v.cause, v.reason)
+
+
+def test_a_glyph_is_measured_alone_in_its_embedded_font():
+    from quotelocate.document import drawn_dash
+
+    buffer = pymupdf.Font("tiro").buffer  # an embeddable font program, as extracted from a PDF
+    span = {"size": 10.0, "bbox": (0, 0, 1, 1), "origin": (0, 1)}  # no page: only the font is rendered
+    assert drawn_dash(None, {**span, "text": "\u2013"}, buffer) == "\u2013"
+    assert drawn_dash(None, {**span, "text": "-"}, buffer) == "-"
+    assert drawn_dash(None, {**span, "text": "e"}, buffer) is None
+    assert drawn_dash(None, {**span, "text": "_"}, buffer) is None  # a bar below the baseline
