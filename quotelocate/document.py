@@ -11,7 +11,10 @@ This is the only module that imports pymupdf. A :class:`Document` holds
 * ``hidden``: the spans of text a reader cannot see (invisible render mode, white on a
   blank background, under 1 pt), which never verify a quote;
 * ``markers``: the spans of raised, smaller footnote and citation markers glued to a
-  word (``models\u00b3``), told apart from exponents by font size, baseline and context.
+  word (``models\u00b3``), told apart from exponents by font size, baseline and context;
+* ``glyphs``: characters whose drawn glyph contradicts their Unicode mapping: a letter
+  or digit from a one-glyph ("pi") font that is drawn as a horizontal bar is a dash
+  (``80e120`` as printed ``80\u2013120``), decided from the rendered ink of the glyph.
 
 PDFs are untrusted input. By default extraction runs in forked worker processes (two
 on a multi-core machine, each taking every other page) under :class:`Limits` (time,
@@ -145,6 +148,9 @@ class Document:
     warnings: tuple[str, ...] = ()
     hidden: tuple[tuple[int, int], ...] = ()
     markers: tuple[tuple[int, int], ...] = ()
+    glyphs: tuple[tuple[int, str], ...] = ()
+    """``(offset, character)``: the character a mis-mapped glyph at ``offset`` really
+    draws (see :func:`drawn_dash`); the text keeps what the PDF maps it to."""
     _pdf: bytes | None = field(default=None, repr=False)
     _password: str | None = field(default=None, repr=False)  # to reopen an encrypted PDF for boxes
 
@@ -468,11 +474,15 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
     the line, size, baseline y]`` and hidden is ``[[start, end]]``. A page's text is its
     lines, each followed by a newline."""
     records = []
+    one_glyph: dict[int, str | None] = {}  # font xref -> its name when it encodes one character code
+    drawn: dict[tuple[str, str], str | None] = {}  # (font, character) -> what its glyph draws
     for index in indices:
         number = index + 1
         try:
             page = pdf[index]
             raw = page.get_text("dict", flags=EXTRACT_FLAGS)
+            pi_fonts = _one_glyph_fonts(pdf, page, one_glyph)
+            labels = footnote_labels(raw, float(page.cropbox.height))  # the unrotated page, as the text
             rect = page.rect
         except MemoryError:
             raise ExtractionLimitError(f"{name}: page {number}: text extraction exceeded {memory}") from None
@@ -484,6 +494,7 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
         lines: list[list] = []
         hidden: list[list[int]] = []
         markers: list[list[int]] = []
+        glyphs: list[list] = []
         offset = 0
         block_no = 0
         rendered: dict = {}  # the page's display list, once a white span needs it
@@ -492,7 +503,7 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                 continue
             for line in block.get("lines", ()):
                 spans = line.get("spans", ())
-                at = offset
+                at = line_start = offset
                 span_starts: list[list[float]] = []
                 sizes = [float(span.get("size", 0.0)) for span in spans]
                 texts: list[str] = []
@@ -503,6 +514,12 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                     if not n:
                         continue
                     span_starts.append([at - offset, size, float(span.get("origin", (0.0, 0.0))[1])])
+                    if n == 1 and text.isalnum() and span.get("font", "") in pi_fonts:
+                        key = (span.get("font", ""), text)
+                        if key not in drawn:
+                            drawn[key] = drawn_dash(page, span, _font_buffer(pdf, pi_fonts[key[0]]))
+                        if drawn[key]:
+                            glyphs.append([at, drawn[key]])
                     if (
                         span.get("alpha", 255) == 0
                         or size < MIN_VISIBLE_SIZE
@@ -516,7 +533,9 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                     at += n
                 line_text = "".join(texts)
                 if len(spans) > 1 and min(sizes) <= MARKER_SIZE_RATIO * max(sizes):  # else no span is set smaller
-                    markers.extend([offset + a, offset + b] for a, b in raised_markers(spans, line_text))
+                    drawn_line = _as_drawn(spans, {g[0] - line_start: g[1] for g in glyphs if g[0] >= line_start})
+                    shown = "".join(span.get("text", "") for span in drawn_line)
+                    markers.extend([offset + a, offset + b] for a, b in raised_markers(drawn_line, shown, labels))
                 parts.append(line_text)
                 parts.append("\n")
                 lines.append([
@@ -532,9 +551,140 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                 offset += len(line_text) + 1
             block_no += 1
         records.append(
-            [number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, hidden, markers]
+            [number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, hidden, markers,
+             glyphs]
         )
     return records
+
+
+def _as_drawn(spans: Sequence[dict], drawn: dict[int, str]) -> list[dict]:
+    """A line's spans with each mis-mapped glyph (``drawn``: offset in the line ->
+    character) read as drawn and joined to the spans beside it that share its size and
+    baseline, so a raised range such as ``5``, pi-font ``e``, ``7`` is one marker ``5\u20137``."""
+    if not drawn:
+        return list(spans)
+    out: list[dict] = []
+    at = 0
+    glued = False  # the last span in ``out`` holds a mis-mapped glyph
+    for span in spans:
+        text = span.get("text", "")
+        fixed = at in drawn and len(text) == 1
+        if fixed:
+            span = {**span, "text": drawn[at]}
+        at += len(text)
+        if out and text.strip() and (fixed or glued) and out[-1].get("text", "").strip() and _same_run(out[-1], span):
+            out[-1] = {**out[-1], "text": out[-1]["text"] + span["text"]}
+        else:
+            out.append(span)
+        glued = fixed or (glued and out[-1] is not span)
+    return out
+
+
+def _same_run(a: dict, b: dict) -> bool:
+    try:
+        return abs(float(a["size"]) - float(b["size"])) < 0.01 and abs(float(a["origin"][1]) - float(b["origin"][1])) < 0.01
+    except (KeyError, IndexError, TypeError, ValueError):
+        return False
+
+
+_FIRST_CHAR = re.compile(r"/FirstChar\s+(\d+)")
+_LAST_CHAR = re.compile(r"/LastChar\s+(\d+)")
+
+
+def _one_glyph_fonts(pdf, page, known: dict[int, str | None]) -> dict[str, int]:
+    """Names (as spans give them, without the subset tag) of the page's fonts that encode
+    a single character code (``/FirstChar`` equal to ``/LastChar``): the "pi" fonts a
+    typesetting system makes for one special glyph, whose code says nothing of its shape;
+    each with its xref."""
+    names: dict[str, int] = {}
+    for entry in page.get_fonts():
+        xref = entry[0]
+        if xref not in known:
+            known[xref] = None
+            try:
+                obj = pdf.xref_object(xref, compressed=True)
+            except Exception:  # a broken font object: treat its glyphs as mapped
+                obj = ""
+            first, last = _FIRST_CHAR.search(obj), _LAST_CHAR.search(obj)
+            if first and last and first.group(1) == last.group(1):
+                known[xref] = str(entry[3]).split("+", 1)[-1]
+        if known[xref]:
+            names[known[xref]] = xref  # type: ignore[index]
+    return names
+
+
+DASH_MAX_HEIGHT = 0.12
+"""A glyph whose ink is at most this share of the font size high ..."""
+DASH_MIN_WIDTH = 0.2
+"""... and at least this share wide, above the baseline, is a horizontal bar: a dash."""
+_DASH_WIDTHS = ((0.4, "-"), (0.75, "\u2013"), (math.inf, "\u2014"))
+"""By its ink width in ems: a hyphen (about 1/3 em), an en dash (1/2 em), an em dash."""
+_INK = 160  # a grey level at or below this is ink
+_ZOOM = 8
+
+
+def _font_buffer(pdf, xref: int) -> bytes:
+    try:
+        return pdf.extract_font(xref)[3] or b""
+    except Exception:  # a font that cannot be extracted is rendered on its page
+        return b""
+
+
+_ISOLATED_SIZE = 50.0
+
+
+def _isolated_glyph(buffer: bytes, ch: str):
+    """(pixmap, its rect, size, baseline) of ``ch`` set alone in the embedded font
+    ``buffer`` on a scratch page (cheap, unlike rendering a page full of images), or
+    None when the font cannot be loaded or lacks the character."""
+    try:
+        if not pymupdf.Font(fontbuffer=buffer).has_glyph(ord(ch)):
+            return None
+        scratch = pymupdf.open()
+        page = scratch.new_page(width=200, height=100)
+        page.insert_font(fontname="pi", fontbuffer=buffer)
+        page.insert_text((20, 70), ch, fontname="pi", fontsize=_ISOLATED_SIZE)
+        pix = page.get_pixmap(matrix=pymupdf.Matrix(2, 2), colorspace=pymupdf.csGRAY, alpha=False)
+    except Exception:  # an embedded font MuPDF cannot load alone: render it on its page
+        return None
+    return pix, pymupdf.Rect(0, 0, 200, 100), _ISOLATED_SIZE, 70.0
+
+
+def drawn_dash(page, span: dict, font_buffer: bytes = b"") -> str | None:
+    """The dash a one-character span draws, or None when its glyph is no horizontal bar.
+
+    The span's box is rendered and its ink measured: a bar is flat
+    (:data:`DASH_MAX_HEIGHT`), wide (:data:`DASH_MIN_WIDTH`) and clear of the baseline;
+    its width picks hyphen, en dash or em dash. Ink of a neighbour reaching into the box
+    makes the glyph look taller, so it is then left as mapped. With the font's
+    embedded program (``font_buffer``) the glyph is rendered alone instead."""
+    size = float(span.get("size", 0.0))
+    if size <= 0 or tuple(span.get("dir", (1.0, 0.0))) != (1.0, 0.0):
+        return None
+    alone = _isolated_glyph(font_buffer, span.get("text", "")) if font_buffer else None
+    if alone is not None:
+        pix, rect, size, baseline = alone
+    else:
+        rect = pymupdf.Rect(span["bbox"]) & page.rect
+        if rect.is_empty:
+            return None
+        try:
+            pix = page.get_pixmap(clip=rect, matrix=pymupdf.Matrix(_ZOOM, _ZOOM), colorspace=pymupdf.csGRAY, alpha=False)
+        except Exception:  # a page that cannot be rendered keeps its mapping
+            return None
+        baseline = float(span.get("origin", (0.0, rect.y1))[1])
+    width, samples = pix.width, pix.samples
+    rows = [y for y in range(pix.height) if min(samples[y * width : (y + 1) * width], default=255) <= _INK]
+    if not rows:
+        return None
+    cols = [x for x in range(width) if min(samples[x::width], default=255) <= _INK]
+    scale = pix.height / rect.height if rect.height else _ZOOM
+    ink_height = (rows[-1] - rows[0] + 1) / scale / size
+    ink_width = (cols[-1] - cols[0] + 1) / scale / size
+    bottom = rect.y0 + (rows[-1] + 1) / scale
+    if ink_height > DASH_MAX_HEIGHT or ink_width < DASH_MIN_WIDTH or baseline - bottom < 0.1 * size:
+        return None
+    return next(dash for limit, dash in _DASH_WIDTHS if ink_width < limit)
 
 
 MARKER_SIZE_RATIO = 0.85
@@ -572,7 +722,7 @@ def _word_size(spans: Sequence[dict], i: int) -> float:
     return best
 
 
-def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int]]:
+def raised_markers(spans: Sequence[dict], line_text: str, labels: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
     """``[start, end)`` within ``line_text`` of the footnote and citation markers among
     a line's pymupdf spans.
 
@@ -583,20 +733,33 @@ def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int
     bracket or a math symbol, a one-letter word, a word in a math font or with non-Latin
     letters (``x\u00b2``, ``O(n\u00b2)``, ``d\u03a9\u00b2``), a unit after a number (``5 cm\u00b2``), when a
     math symbol stands in the two words before it (``E = mc\u00b2``), when it starts with a
-    minus, or when a letter or digit follows it directly (``cm\u00b2V``).
+    minus, or when a letter or digit follows it directly (``cm\u00b2V``). After a
+    one-letter word it is a marker all the same when the letter is upright (not italic,
+    not a math font) and ``labels`` (:func:`footnote_labels` of the page) holds its text:
+    the page has a footnote it refers to ("the tree skeleton of T\u00b9").
     """
     out: list[tuple[int, int]] = []
     at = 0
     prev = None
+    raised_space = -1  # where a space set raised and small like the marker before it ends
     for i, span in enumerate(spans):
         text = span.get("text", "")
         start = at
         at += len(text)
         if prev is None or not text.strip():
+            if text and not text.strip() and out and out[-1][1] == start and _same_line_run(spans, i, out[-1][0], line_text):
+                raised_space = at
             prev = span if text.strip() else prev
             continue
         ref = prev
         prev = span  # until it turns out to be a marker: a marker is measured against the word
+        if out and raised_space == start and _same_line_run(spans, i, out[-1][0], line_text):
+            content = text.rstrip()
+            if _MARKER_TEXT.fullmatch(content):
+                # the next item of a marker list whose separator is a raised space ("2 4")
+                out[-1] = (out[-1][0], start + len(content))
+                prev = ref
+                continue
         size, ref_size = float(span.get("size", 0.0)), _word_size(spans, i)
         if not (0 < size <= MARKER_SIZE_RATIO * ref_size):
             continue
@@ -623,11 +786,13 @@ def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int
         words = before.split()
         if last.isalpha():
             k = len(before)
-            while k > 0 and before[k - 1].isalpha():
-                k -= 1
-            word = before[k:]
-            if len(word) < 2 or not all(_latin_letter(ch) for ch in word) or _MATH_FONT.search(ref.get("font", "")):
+            while k > 0 and (before[k - 1].isalpha() or unicodedata.category(before[k - 1]) == "Sk"):
+                k -= 1  # a spacing accent is part of the word: "Andr\u00b4e"
+            word = [ch for ch in before[k:] if ch.isalpha()]
+            if not all(_latin_letter(ch) for ch in word) or _MATH_FONT.search(ref.get("font", "")):
                 continue
+            if len(word) < 2 and not (content in labels and not int(ref.get("flags", 0)) & _ITALIC):
+                continue  # an exponent of a variable, unless an upright letter carries a footnote's label
             if len(words) >= 2 and _NUMBER_TOKEN.fullmatch(words[-2]):
                 continue  # a unit after a number: "5 cm2"
         elif last not in _AFTER_PUNCT:
@@ -637,6 +802,43 @@ def raised_markers(spans: Sequence[dict], line_text: str) -> list[tuple[int, int
         out.append((start, start + len(content)))
         prev = ref
     return out
+
+
+_ITALIC = 2  # pymupdf span flag
+
+
+def footnote_labels(raw: dict, height: float) -> frozenset[str]:
+    """The labels of a page's footnotes: lines in the lower half of the page whose first
+    span is marker text set smaller and raised against the text that follows it
+    (``\u00b9 The Root Node of ...``)."""
+    out = set()
+    for block in raw.get("blocks", ()):
+        for line in block.get("lines", ()):
+            spans = [sp for sp in line.get("spans", ()) if sp.get("text", "").strip()]
+            if len(spans) < 2 or float(line.get("bbox", (0, 0, 0, 0))[1]) < height / 2:
+                continue
+            label, body = spans[0], spans[1]
+            try:
+                size, ref = float(label["size"]), float(body["size"])
+                rise = float(body["origin"][1]) - float(label["origin"][1])
+            except (KeyError, IndexError, TypeError, ValueError):
+                continue
+            text = label["text"].strip()
+            if 0 < size <= MARKER_SIZE_RATIO * ref and rise >= MARKER_RISE * ref and _MARKER_TEXT.fullmatch(text):
+                out.add(text)
+    return frozenset(out)
+
+
+def _same_line_run(spans: Sequence[dict], i: int, marker_start: int, line_text: str) -> bool:
+    """Is whitespace span ``i`` set at the size and baseline of the marker that ends
+    where it starts (the span holding offset ``marker_start``)?"""
+    at = 0
+    for span in spans:
+        n = len(span.get("text", ""))
+        if at <= marker_start < at + n:
+            return _same_run(span, spans[i])
+        at += n
+    return False
 
 
 def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequence[str], allow_textless: bool,
@@ -651,6 +853,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
     hidden_pages: list[int] = []
     offset = 0
     markers: list[tuple[int, int]] = []
+    glyphs: list[tuple[int, str]] = []
     for number, page_text, width, height, rotation, page_lines, page_hidden, *rest in sorted(records, key=lambda r: r[0]):
         if parts:
             parts.append(PAGE_SEPARATOR)
@@ -658,6 +861,8 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         parts.append(page_text)
         if rest:
             markers.extend((offset + a, offset + b) for a, b in rest[0])
+        if len(rest) > 1:
+            glyphs.extend((offset + int(a), str(c)) for a, c in rest[1])
         for a, b, bbox, size, font, direction, block, spans in page_lines:
             lines.append(Line(number, offset + a, offset + b, tuple(bbox), size, font, tuple(direction), block,  # type: ignore[arg-type]
                               tuple((offset + a + k, z, y) for k, z, y in spans)))
@@ -702,6 +907,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         warnings=tuple(warnings),
         hidden=tuple(hidden),
         markers=tuple(markers),
+        glyphs=tuple(glyphs),
         _pdf=data,
         _password=password,
     )
@@ -719,6 +925,7 @@ def pages_cache_key(data: bytes) -> dict:
         "extractor": "pymupdf",
         "extractor_version": pymupdf.VersionBind,
         "flags": EXTRACT_FLAGS,
+        "records": 2,  # page records carry the mis-mapped glyphs
     }
 
 

@@ -188,6 +188,9 @@ class Locator:
         _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
         self._jumps = self.norm.jumps
         self._markers = self._marker_gaps() if rules.markers else {}
+        glyphs = document.glyphs if rules.unicode != "off" else ()
+        self._glyph_chars = frozenset(document.text[o] for o, _ in glyphs)
+        self._extracted: Locator | None = None
         self._marker_positions = sorted(self._markers)
         self._unverifiable = sorted([(p.start, p.end) for p in document.pages if not p.verifiable] + list(document.hidden))
         self._diag: Any = None
@@ -242,6 +245,8 @@ class Locator:
                     (q, qflags), occurrences = other, found
         if not occurrences and self._markers and _QUOTE_MARKER.search(q):
             occurrences = self._find_marked(q)
+        if not occurrences and self._glyph_chars and not self._glyph_chars.isdisjoint(q):
+            occurrences = self._find_as_extracted(q)
         if not occurrences and self.rules.ellipsis == "fragments" and _ELLIPSIS_RE.search(q):
             occurrences = self._find_fragments(q)
         if not occurrences:
@@ -437,6 +442,21 @@ class Locator:
             # kept it. Search without it, then take it back from the text.
             found = self._find_edge_hyphens(q, found)
         return found
+
+    def _find_as_extracted(self, q: str) -> list[_Occurrence]:
+        """Occurrences of a quote that copies mis-mapped glyphs the way the text layer has
+        them ("80e120" where the page prints "80\u2013120"): the text a pipeline extracts
+        and shows a model. Searched in the document normalized without the glyph
+        corrections, built on first need; its positions are this locator's, because a
+        correction replaces one character by one (checked: if the two maps differ,
+        nothing is found this way)."""
+        other = self._extracted
+        if other is None:
+            plain = dataclasses.replace(self.document, glyphs=())
+            other = self._extracted = Locator(plain, self.rules, chunking=self.chunking, chunks=self.chunks)
+        if other.norm.starts != self.norm.starts or other.norm.ends != self.norm.ends:
+            return []
+        return other._find(q)
 
     def _find_edge_hyphens(self, q: str, found: list[_Occurrence]) -> list[_Occurrence]:
         lead = int(len(q) > 1 and q[0] in _HYPHENS and q[1].isalpha())

@@ -18,7 +18,9 @@ Rules, in the order they run:
 ``invisible``   soft hyphen U+00AD and zero-width characters are removed.
 ``accents``     a spacing accent next to a letter (``Franc\u00b8ois``, ``na\u00a8\u0131ve``) is
                 composed with it into the precomposed letter (``François``, ``naïve``).
-``unicode``     ``off`` | ``ligatures`` (U+FB00-FB06 spelled out) | ``nfkc`` (NFKC per
+``unicode``     on the document side first puts back the character a mis-mapped glyph
+                draws (:attr:`Document.glyphs`: a pi-font "e" drawn as an en dash);
+                then ``off`` | ``ligatures`` (U+FB00-FB06 spelled out) | ``nfkc`` (NFKC per
                 grapheme, except super-/subscripts and vulgar fractions, so "10²" never
                 becomes "102", and spacing accents such as "´", which NFKC would split
                 into a space and a combining mark).
@@ -26,7 +28,9 @@ Rules, in the order they run:
 ``hyphenation`` at an end-of-line hyphen between two letters: ``off`` (a line break
                 like any other), ``keep`` (``English-\\nto`` -> ``English-to``), ``drop``
                 (``transduc-\\ntion`` -> ``transduction``) or ``both`` (decided per break
-                by the quote). Never joins across digits. With ``suspended_hyphens``, a
+                by the quote). Never joins across digits: a line-end hyphen with a digit
+                on either side is kept and its break removed (``IEEE-\\n754`` ->
+                ``IEEE-754``) unless the mode is ``drop``. With ``suspended_hyphens``, a
                 break followed by "and"/"or"/"to"/"," and a later hyphenated word
                 (``pre-\nand post-training``) keeps its hyphen and becomes a space.
 ``whitespace``  any run of whitespace becomes one space (the quote is also stripped).
@@ -311,6 +315,7 @@ class Context:
     page_starts: tuple[int, ...] = ()
     furniture_spans: tuple[tuple[int, int], ...] = ()
     marker_spans: tuple[tuple[int, int], ...] = ()  # raised markers, in document text offsets
+    glyphs: tuple[tuple[int, str], ...] = ()  # (document offset, the character its glyph draws)
     is_quote: bool = False
     # read every line-end hyphen before a connector as suspended, evidence or not: the
     # evidence may lie past the end of a quote cut from the middle of the passage
@@ -517,6 +522,8 @@ def _apply_text(text: str, edits: Sequence[Edit]) -> str:
 
 _LETTER = r"[^\W\d_]"
 _HYPHEN_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010\u00AD])[ \t\r]*\n\s*(?={_LETTER})")
+# a line-end hyphen with a digit on one side ("IEEE-\n754", "pages 12-\n15"): only ever kept
+_DIGIT_HYPHEN_BREAK = re.compile(r"(?:(?<=\d)|(?<=[^\W_])(?=[-\u2010][ \t\r]*\n\s*\d))([-\u2010])[ \t\r]*\n\s*(?=[^\W_])")
 _WS_DOC = re.compile(r" \s+|[^\S ]\s*")
 _WS_ANY = re.compile(r"\s+")
 _WS_ODD = re.compile(r"[^\S ]|  ")
@@ -680,6 +687,14 @@ def _positions_of(state: Normalized, spans: Sequence[tuple[int, int]]) -> tuple[
     return tuple(sorted(out))
 
 
+def _glyph_edits(state: Normalized, glyphs: Sequence[tuple[int, str]]) -> list[Edit]:
+    """Edits that put the drawn character in place of each mis-mapped one that ``state``
+    still holds as it was extracted."""
+    drawn = dict(glyphs)
+    spans = _positions_of(state, [(s, s + 1) for s in sorted(drawn)])
+    return [(i, e, drawn[state.starts[i]], UNICODE) for i, e in spans]
+
+
 def rule_accents(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if not _ACCENT_RE.search(text):
         return []
@@ -836,6 +851,16 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         flag = HYPHEN_KEEP if mode == "keep" or ctx.is_quote else HYPHEN_KEEP | OPTIONAL
         edits.append((m.start(), m.start() + 1, hyphen, flag))
         edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
+    if mode != "drop":
+        # A break after a hyphen next to a digit: the hyphen is printed and the line
+        # break is no space ("IEEE-\n754" reads "IEEE-754"); dropping it would join numbers.
+        digit_breaks = [m for m in _DIGIT_HYPHEN_BREAK.finditer(text) if m.start() not in suspended]
+        for m in digit_breaks:
+            edits.append((m.start(), m.start() + 1, m.group(1), HYPHEN_KEEP))
+            edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
+        if digit_breaks:
+            edits.sort()  # the scans interleave
+            return edits
     if suspended:
         edits.sort()
     return edits
@@ -892,6 +917,8 @@ def normalize(text: str, rules: Rules, *, context: Context | None = None, base: 
                 fn_ctx = replace(ctx, marker_spans=_positions_of(state, ctx.marker_spans))
                 state = apply_edits(state, fn(state.text, rules, fn_ctx))
                 continue
+            if name == "unicode" and ctx.glyphs:
+                state = apply_edits(state, _glyph_edits(state, ctx.glyphs))
             state = apply_edits(state, fn(state.text, rules, ctx))
     return state
 

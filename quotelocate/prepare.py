@@ -63,5 +63,6 @@ def prepare(document: Document, rules: Rules) -> Normalized:
         page_starts=() if base is not None else document.page_starts,
         furniture_spans=furniture_spans,
         marker_spans=document.markers if rules.markers else (),
+        glyphs=document.glyphs if rules.unicode != "off" else (),
     )
     return normalize(document.text if base is None else base.text, rules, context=ctx, base=base)

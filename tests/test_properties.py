@@ -66,6 +66,8 @@ def _as_model_writes(raw: str) -> str:
     split words, keep elsewhere), collapsed spaces, straight quotes, spelled ligatures."""
     text = re.sub(r"trans-\n\s*duction", "transduction", raw)
     text = re.sub(r"(?<=[^\W\d_])-\n\s*(?=[^\W\d_])", "-", text)
+    # next to a digit the hyphen is printed and the break is no space: "IEEE-\n754" is IEEE-754
+    text = re.sub(r"(?:(?<=\d)|(?<=[^\W_])(?=-\n\s*\d))-\n\s*(?=[^\W_])", "-", text)
     text = text.replace("\u00ad", "")
     text = text.translate(str.maketrans({"’": "'", "“": '"', "”": '"'}))
     text = text.replace("ﬁ", "fi").replace("ﬂ", "fl").replace("ϵ", "ε")

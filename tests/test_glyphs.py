@@ -1,0 +1,266 @@
+"""Glyphs whose Unicode mapping contradicts what they draw, and raised marker lists.
+
+Some typesetting systems put each special glyph in a one-glyph ("pi") font under an
+arbitrary character code: the BMJ paper's en dashes extract as the letter "e"
+(``80e120``). The document records what such a glyph draws, decided from its rendered
+ink (a flat, wide bar above the baseline is a dash), never from the word around it; the
+quote that copies the page (``80\u201374``) and the quote that copies the extraction
+(``80e120``) are both found, a changed number or a different dash is not.
+
+A PDF built here with Type 3 one-glyph fonts checks the decision on both sides (a bar
+drawn as "e" is a dash, a box drawn as "e" stays "e"); the corpus papers check it on
+real typesetting, including that no other paper gets a correction.
+"""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from quotelocate import Document, Locator, preset
+from test_paper_rules import CORPUS, corpus_document, corpus_locator
+
+REC = preset("recommended")
+PMJ = "pmj2010_iron_deficiency_hpylori.pdf"
+CORPUS.setdefault(PMJ, "19d45f9b1da55343c4a736b278d8696b046735dd853cb3569bfb9a0e9222c5b6")
+
+BAR = "60 230 m 690 230 l 690 280 l 60 280 l f"  # 0.63 em wide, 0.05 em high: an en dash
+LONG_BAR = "20 230 m 980 230 l 980 280 l 20 280 l f"  # 0.96 em: an em dash
+BOX = "60 0 m 690 0 l 690 500 l 60 500 l f"  # as high as a lower-case letter: not a dash
+UNDERSCORE = "60 -120 m 690 -120 l 690 -70 l 60 -70 l f"  # a bar on the baseline's far side
+
+
+def _pi_pdf(pieces: list[tuple[str, str | None]]) -> Document:
+    """One line of 10 pt text: body pieces in Helvetica, and each ``(\"e\", path)`` piece
+    in a one-glyph Type 3 font whose only glyph, code 101 ("e"), draws ``path``."""
+    pdf = pymupdf.open()
+    page = pdf.new_page(width=400, height=200)
+    page.insert_text((30, 40), "Body", fontname="helv", fontsize=10)  # puts Helvetica in the resources
+    resources = int(pdf.xref_get_key(page.xref, "Resources")[1].split()[0])
+    kind, value = pdf.xref_get_key(resources, "Font")
+    font_dict, prefix = (int(value.split()[0]), "") if kind == "xref" else (resources, "Font/")
+    fonts: dict[str, str] = {}
+    ops = ["BT", "1 0 0 1 30 80 Tm"]
+    for text, glyph in pieces:
+        if glyph is None:
+            ops.append(f"/helv 10 Tf ({text}) Tj")
+            continue
+        if glyph not in fonts:
+            proc = pdf.get_new_xref()
+            pdf.update_object(proc, "<<>>")
+            pdf.update_stream(proc, f"1000 0 0 -200 1000 750 d1 {glyph}".encode())
+            font = pdf.get_new_xref()
+            name = fonts[glyph] = f"Pi{len(fonts)}"
+            pdf.update_object(font, f"<</Type/Font/Subtype/Type3/Name/{name}/BaseFont/{name}"
+                                    "/FontBBox[0 -200 1000 750]/FontMatrix[0.001 0 0 0.001 0 0]"
+                                    f"/CharProcs<</e {proc} 0 R>>/Encoding<</Type/Encoding/Differences[101/e]>>"
+                                    "/FirstChar 101/LastChar 101/Widths[1000]/Resources<<>>>>")
+            pdf.xref_set_key(font_dict, prefix + name, f"{font} 0 R")
+        ops.append(f"/{fonts[glyph]} 10 Tf ({text}) Tj")
+    ops.append("ET")
+    contents = page.get_contents()[0]
+    pdf.update_stream(contents, pdf.xref_stream(contents) + b"\n" + " ".join(ops).encode())
+    return Document.from_pdf_bytes(pdf.tobytes(), name="pi.pdf", isolate=False)
+
+
+@pytest.fixture(scope="module")
+def pi() -> Document:
+    return _pi_pdf([
+        ("Patients with values of 80", None), ("e", BAR), ("120 g/l were treated for 4", None), ("e", LONG_BAR),
+        ("8 weeks and n", None), ("e", BOX), ("ver again", None), ("e", UNDERSCORE), ("x", None),
+    ])  # fmt: skip
+
+
+def test_a_pi_font_glyph_is_read_as_the_dash_it_draws(pi):
+    assert "80e120" in pi.text  # the text layer keeps what the PDF maps the glyph to
+    drawn = {pi.text[o - 2 : o + 2]: c for o, c in pi.glyphs}
+    assert drawn == {"80e1": "\u2013", " 4e8": "\u2014"}  # the box and the underscore stay letters
+
+
+@pytest.mark.parametrize(
+    "quote,accepted",
+    [
+        ("Patients with values of 80\u2013120 g/l were treated", True),  # as printed
+        ("Patients with values of 80e120 g/l were treated", True),  # as extracted
+        ("were treated for 4\u20148 weeks and never", True),  # the box stays the letter it maps to
+        ("were treated for 4\u20148 weeks and n\u2013ver", False),
+        ("Patients with values of 80\u2013125 g/l were treated", False),  # a changed number
+        ("Patients with values of 80-120 g/l were treated", False),  # another dash
+        ("Patients with values of 80\u2014120 g/l were treated", False),
+        ("Patients with values of 80 g/l were treated", False),  # a dropped bound
+        ("were treated for 4e8 weeks", True),
+        ("were treated for 4\u20138 weeks", False),  # the long bar is an em dash
+    ],
+)
+def test_quotes_over_a_pi_font_dash(pi, quote, accepted):
+    v = Locator(pi, REC).locate(quote)
+    assert v.accepted is accepted, (quote, v.cause, v.reason)
+
+
+def test_without_unicode_folding_the_text_layer_is_taken_as_it_is(pi):
+    loc = Locator(pi, REC.replace(unicode="off"))
+    assert loc.locate("Patients with values of 80e120 g/l were treated").accepted
+    assert not loc.locate("Patients with values of 80\u2013120 g/l were treated").accepted
+
+
+# ---------------------------------------------------------------------------------------
+# Real papers
+
+
+def test_the_bmj_dashes_are_found_and_no_other_paper_gets_a_correction():
+    pmj = corpus_document(PMJ)
+    assert len(pmj.glyphs) >= 50 and {c for _, c in pmj.glyphs} == {"\u2013"}
+    assert all(pmj.text[o] == "e" for o, _ in pmj.glyphs)
+    for name in CORPUS:
+        if name != PMJ:
+            assert corpus_document(name).glyphs == (), name
+
+
+@pytest.mark.parametrize(
+    "quote,page",
+    [
+        ("we defined those with Hb value of 80\u2013120 g/l as the mild to moderate anaemia group", 2),
+        ("Our meta-analysis involved 450 participants, ranging in age from 2\u201376 years old.", 3),
+        ("Measuring inconsistency in meta-analyses. BMJ 2003;327:557\u201360.", 7),
+        ("ranging in age from 2e76 years old", 3),  # copied from the extracted text
+        # a raised citation range whose dash is a pi-font glyph is one marker
+        # ("controversial.5e7"), and a raised marker list whose items a raised space
+        # separates is one marker ("habits.2 4In the past")
+        ("In the past decades, the association between Helicobacter pylori (H pylori) infection and IDA has "
+         "been controversial.", 1),
+    ],
+)
+def test_bmj_dash_ranges_and_markers(quote, page):
+    v = corpus_locator(PMJ).locate(quote)
+    assert v.accepted and v.page == page, (v.cause, v.reason)
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "we defined those with Hb value of 80\u2013125 g/l as the mild to moderate anaemia group",
+        "we defined those with Hb value of 80-120 g/l as the mild to moderate anaemia group",
+        "ranging in age from 2\u201367 years old",
+        "Measuring inconsistency in meta-analyses. BMJ 2003;327:557\u201366.",
+        "infection and IDA has been controversial.5\u20138",  # a changed marker
+        "infection and IDA has been controversial.5",  # part of the marker
+        "related to dietary habits.2\u20134In the past decades",  # a dash the page does not print
+        "related to dietary habits.2In the past decades",
+    ],
+)
+def test_bmj_dash_fabrications_are_rejected(quote):
+    v = corpus_locator(PMJ).locate(quote)
+    assert not v.accepted, v.reason
+
+
+# ---------------------------------------------------------------------------------------
+# Markers after an accented word and after a one-letter word that carries a footnote
+
+
+def _footnoted_pdf(footnote: bool) -> Document:
+    """Body lines at 10 pt with raised 6 pt pieces; with ``footnote``, a footnote at the
+    foot of the page labelled with a raised "1"."""
+    pdf = pymupdf.open()
+    page = pdf.new_page(width=420, height=600)
+    lines = [
+        [("We mark the root node of the tree skeleton of T", "tiro"), ("1", None), (". The cost grows as", "tiro")],
+        [("the square of x", "tiro"), ("2", None), (" and the paper by Nicolas Andr\u00b4e", "tiro"), ("a", None),
+         (" agrees.", "tiro")],
+    ]  # fmt: skip
+    y = 60.0
+    for pieces in lines:
+        x = 30.0
+        for text, font in pieces:
+            size, rise = (10, 0.0) if font else (6, 3.5)
+            page.insert_text((x, y - rise), text, fontsize=size, fontname=font or "tiro")
+            x += pymupdf.get_text_length(text, fontname=font or "tiro", fontsize=size)
+        y += 14
+    if footnote:
+        page.insert_text((30, 556.5), "1", fontsize=6, fontname="tiro")
+        page.insert_text((34, 560), "The root node need not be a verb.", fontsize=9, fontname="tiro")
+    return Document.from_pdf_bytes(pdf.tobytes(), name="footnoted.pdf", isolate=False)
+
+
+def test_a_one_letter_word_takes_a_marker_only_when_the_page_has_its_footnote():
+    with_note, without = _footnoted_pdf(True), _footnoted_pdf(False)
+    quote = "the root node of the tree skeleton of T. The cost grows as"
+    assert Locator(with_note, REC).locate(quote).accepted
+    assert Locator(with_note, REC).locate(quote.replace("of T.", "of T1.")).accepted  # kept as printed
+    assert not Locator(with_note, REC).locate(quote.replace("of T.", "of T2.")).accepted
+    assert not Locator(without, REC).locate(quote).accepted  # no footnote 1: T\u00b9 may be a power
+    for doc in (with_note, without):
+        assert not Locator(doc, REC).locate("grows as the square of x and the paper").accepted  # x\u00b2
+
+
+def test_a_marker_after_a_word_with_a_spacing_accent():
+    doc = _footnoted_pdf(False)
+    v = Locator(doc, REC).locate("the square of x2 and the paper by Nicolas Andr\u00e9 agrees.")
+    assert v.accepted and "markers:omitted" in v.rules, v.reason
+    assert not Locator(doc, REC).locate("the square of x2 and the paper by Nicolas Andr\u00e9e agrees.").accepted
+
+
+@pytest.mark.parametrize(
+    "paper,quote,accepted",
+    [
+        ("arxiv2022_strain_sensor_elsarticle.pdf",
+         "Nicolas Roisin, Thibault P. Delhaye, Nicolas Andr\u00e9, Jean-Pierre Raskin, Denis Flandre", True),
+        ("arxiv2022_strain_sensor_elsarticle.pdf",
+         "Nicolas Roisin, Thibault P. Delhaye, Nicolas Andr\u00e9b, Jean-Pierre Raskin, Denis Flandre", False),
+        ("clef2008_ave_answer_validation_msword.pdf",
+         "which will be marked as the root node of the tree skeleton of T.", True),
+        ("clef2008_ave_answer_validation_msword.pdf",
+         "which will be marked as the root node of the tree skeleton of T2.", False),
+    ],
+)
+def test_markers_after_accents_and_one_letter_words_on_real_papers(paper, quote, accepted):
+    CORPUS.setdefault("clef2008_ave_answer_validation_msword.pdf",
+                      "c02abe5da7005d7618e630e6116fe152746dc55edcd02a6be5c9cf575c6477b3")
+    v = corpus_locator(paper).locate(quote)
+    assert v.accepted is accepted, (v.cause, v.reason)
+
+
+# ---------------------------------------------------------------------------------------
+# A line-end hyphen next to a digit
+
+
+@pytest.mark.parametrize(
+    "text,read",
+    [
+        ("the IEEE-\n754 standard", "the IEEE-754 standard"),
+        ("on pages 12-\n15 of", "on pages 12-15 of"),
+        ("from 1990-\nonwards", "from 1990-onwards"),
+        ("state-\nof-the-art", "state-of-the-art"),  # letters on both sides: as before
+        ("a sum -\n5 more", "a sum - 5 more"),  # a spaced minus is no line-end hyphen
+    ],
+)
+def test_a_line_end_hyphen_next_to_a_digit_is_kept_without_a_space(text, read):
+    from quotelocate.normalize import normalize
+
+    assert normalize(text, REC).text == read
+    assert normalize(text, REC.replace(hyphenation="drop")).text == read.replace("IEEE-754", "IEEE- 754").replace(
+        "12-15", "12- 15").replace("1990-onwards", "1990- onwards").replace("state-of", "stateof")
+
+
+@pytest.mark.parametrize(
+    "quote,accepted",
+    [
+        ("only a Number type that is the set of 64-bit IEEE-754 floating-pointer numbers", True),
+        ("only a Number type that is the set of 64-bit IEEE-745 floating-pointer numbers", False),
+        ("only a Number type that is the set of 64-bit IEEE754 floating-pointer numbers", False),
+        ("only a Number type that is the set of 64-bit IEEE 754 floating-pointer numbers", False),
+    ],
+)
+def test_ieee_754_across_a_line_break_on_a_real_paper(quote, accepted):
+    v = corpus_locator("pldi2009_tracemonkey.pdf").locate(quote)
+    assert v.accepted is accepted, (v.cause, v.reason)
+
+
+def test_a_glyph_is_measured_alone_in_its_embedded_font():
+    from quotelocate.document import drawn_dash
+
+    buffer = pymupdf.Font("tiro").buffer  # an embeddable font program, as extracted from a PDF
+    span = {"size": 10.0, "bbox": (0, 0, 1, 1), "origin": (0, 1)}  # no page: only the font is rendered
+    assert drawn_dash(None, {**span, "text": "\u2013"}, buffer) == "\u2013"
+    assert drawn_dash(None, {**span, "text": "-"}, buffer) == "-"
+    assert drawn_dash(None, {**span, "text": "e"}, buffer) is None
+    assert drawn_dash(None, {**span, "text": "_"}, buffer) is None  # a bar below the baseline
