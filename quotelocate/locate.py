@@ -35,20 +35,22 @@ from .kgrams import K, kgram_index, skeleton, skeleton_with_map
 from .normalize import (
     BARRIER,
     ELLIPSIS,
+    FURNITURE,
     HYPHEN_DROP,
     HYPHEN_KEEP,
     LAYOUT,
     MARKER_KEPT,
     MARKER_OMITTED,
     OPTIONAL,
+    Normalized,
     Rules,
     _positions_with,
     cluster_boundary,
     flag_names,
     is_word_char,
+    normalize,
     normalize_quote,
     suspended_quote_reading,
-    normalize_text,
     preset,
     word_count,
 )
@@ -194,7 +196,7 @@ class Locator:
         self._marker_positions = sorted(self._markers)
         self._unverifiable = sorted([(p.start, p.end) for p in document.pages if not p.verifiable] + list(document.hidden))
         self._diag: Any = None
-        self._furniture: list[tuple[int, str]] | None = None
+        self._furniture: list[tuple[int, int, Normalized]] | None = None
         self._template: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Verdict)}
         self._template.update(fingerprint=self.fingerprint, paper_sha256=document.sha256, document=document)
         self._chunk_starts = [c.start for c in self.chunks]
@@ -249,6 +251,10 @@ class Locator:
             occurrences = self._find_as_extracted(q)
         if not occurrences and self.rules.ellipsis == "fragments" and _ELLIPSIS_RE.search(q):
             occurrences = self._find_fragments(q)
+        if not occurrences:
+            # a running header, page number or margin stamp is text of the paper too: the
+            # rules take it out of the body's flow, so a quote of it is looked for in it
+            occurrences = self._find_in_furniture(q)
         if not occurrences:
             return self._reject(q, quote, scope, cited_chunk)
         if scope == "document":
@@ -697,18 +703,49 @@ class Locator:
             reason=f"closest passage on page {miss.page} ({miss.similarity:.0f}% similar): {miss.detail}",
         )  # fmt: skip
 
+    def _furniture_lines(self) -> list[tuple[int, int, Normalized]]:
+        """(page, start, normalized line) of every furniture line, when the rules take
+        furniture out of the text (built on first use: only rejections need it)."""
+        if not (self.rules.layout or self.rules.furniture) or self.document.kind != "pdf":
+            return []
+        if self._furniture is None:
+            text = self.document.text
+            plain = self.rules.replace(furniture=False, layout=False, markers=False)
+            self._furniture = [(page, start, normalize(text[start:end], plain))
+                               for page, start, end in prepared_cache.furniture_lines(self.document)]
+        return self._furniture
+
+    def _find_in_furniture(self, q: str) -> list[_Occurrence]:
+        """Where the normalized quote lies wholly inside one furniture line, as whole
+        words: the line's text under the same rules, offsets mapped back. A quote that
+        runs from a furniture line into anything else is not found here."""
+        needle = q.strip()
+        if not needle or BARRIER in needle:
+            return []
+        found = []
+        for _, start, line in self._furniture_lines():
+            t = line.text
+            i = t.find(needle)
+            while i >= 0:
+                j = i + len(needle)
+                inside_word = self.rules.word_boundaries and (
+                    (i > 0 and _word_char(t[i - 1]) and _word_char(needle[0]))
+                    or (j < len(t) and _word_char(t[j]) and _word_char(needle[-1]))
+                )
+                if not inside_word:
+                    a, b = start + line.starts[i], start + line.ends[j - 1]
+                    found.append(_Occurrence(-1, -1, a, b, FURNITURE | line.rule_flags(i, j)))
+                i = t.find(needle, i + 1)
+        return found
+
     def _in_furniture(self, q: str) -> int | None:
         """The first page whose furniture (as layout classifies it) holds the normalized
         quote, when the rules drop furniture; else None."""
-        if not (self.rules.layout or self.rules.furniture) or self.document.kind != "pdf" or not q.strip():
-            return None
-        if self._furniture is None:
-            text = self.document.text
-            self._furniture = [(page, normalize_text(text[start:end], self.rules))
-                               for page, start, end in prepared_cache.furniture_lines(self.document)]
         needle = q.strip()
-        for page, line in self._furniture:
-            if needle in line:
+        if not needle:
+            return None
+        for page, _, line in self._furniture_lines():
+            if needle in line.text:
                 return page
         return None
 
