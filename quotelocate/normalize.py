@@ -63,8 +63,10 @@ from typing import Callable, Sequence
 from .errors import ConfigError
 from .furniture import text_furniture as find_furniture  # noqa: F401  (part of this module's API)
 
-SEMANTICS_VERSION = 1
-"""Bumped whenever a rule's behaviour changes; part of every fingerprint."""
+SEMANTICS_VERSION = 2
+"""Bumped whenever a rule's behaviour changes; part of every fingerprint (2: dashes drawn
+by one-glyph fonts, digit line-end hyphens, suspended hyphens read from the document's
+evidence, quotes within a furniture line, and the reading-order changes of layout 4)."""
 
 # Flags recorded per normalized character: which rule produced or touched it.
 QUOTES = 1

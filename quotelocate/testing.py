@@ -17,7 +17,7 @@ AssertionError: quote not found in <text> (cause: number-changed)
   quote:   'model achieves 28.3 BLEU on the WMT 2014 task'
   closest: page 1, 97% similar: 'model achieves 28.4 BLEU on the WMT 2014 task.'
   diff:    model achieves 28.[-4-]{+3+} BLEU on the WMT 2014 task[-.-]
-  (document side [-...-], quote side {+...+}; rules ql1-1ea0065b5327808c)
+  (document side [-...-], quote side {+...+}; rules ql2-998929d2b5614cd5)
 
 Documents opened from a path and their indexes are kept (a few of each, keyed by the
 file's path, size and modification time and by the rules), so many assertions against

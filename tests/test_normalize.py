@@ -96,10 +96,10 @@ def test_fingerprint_is_stable_and_distinct():
     # A changed fingerprint means stored verdicts can no longer be audited: change
     # SEMANTICS_VERSION deliberately when rules change behaviour, then update this.
     assert PRESETS["recommended"].fingerprint == OLD_RECOMMENDED.replace(**dict.fromkeys(NEW_RULES, True)).fingerprint
-    assert PRESETS["recommended"].fingerprint == "ql1-1ea0065b5327808c"  # pinned: stored verdicts rely on it
+    assert PRESETS["recommended"].fingerprint == "ql2-998929d2b5614cd5"  # pinned: stored verdicts rely on it
     prints = {r.fingerprint for r in PRESETS.values()}
     assert len(prints) == len(PRESETS)
-    assert PRESETS["exact"].fingerprint.startswith("ql1-")
+    assert PRESETS["exact"].fingerprint.startswith("ql2-")
     assert Rules.from_dict(PRESETS["recommended"].to_dict()) == PRESETS["recommended"]
 
 
@@ -108,8 +108,8 @@ def test_fields_added_later_keep_old_fingerprints():
     # keeps its fingerprint (the verdicts stored under the previous recommended preset
     # still audit); switching a new rule on gives a new one
     old = {k: v for k, v in OLD_RECOMMENDED.to_dict().items() if not k.startswith("ellipsis") and k not in NEW_RULES}
-    assert Rules.from_dict(old).fingerprint == "ql1-dd6be3e6ff3f39af"
-    assert OLD_RECOMMENDED.fingerprint == "ql1-dd6be3e6ff3f39af"
+    assert Rules.from_dict(old).fingerprint == "ql2-d108844d45cb6aa3"
+    assert OLD_RECOMMENDED.fingerprint == "ql2-d108844d45cb6aa3"
     fragments = PRESETS["recommended"].replace(ellipsis="fragments")
     assert fragments.fingerprint != PRESETS["recommended"].fingerprint
     assert fragments.replace(ellipsis_gap=50).fingerprint != fragments.fingerprint
