@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from quotelocate import PRESETS
+from quotelocate.normalize import SEMANTICS_VERSION
 from quotelocate.evaluation import report
 from quotelocate.interface.cli import main as cli_main
 from quotelocate.data.quoteset import Anchor, Quote, QuoteSet
@@ -250,7 +251,7 @@ def test_before_after_report_has_deltas_tests_flips_and_configs(evaluation, afte
     assert list(flipped.index) == [(EVIL_CONFIG, "f1")]
     assert flipped.loc[(EVIL_CONFIG, "f1"), "diff_a"] == "" and "{+ +}" in flipped.loc[(EVIL_CONFIG, "f1"), "diff_b"]
     assert set(t.by_tag["tag"]) == {"linebreak"}
-    assert set(t.configs["run"]) == {"before", "after"} and t.configs["fingerprint"].str.startswith("ql1-").all()
+    assert set(t.configs["run"]) == {"before", "after"} and t.configs["fingerprint"].str.startswith(f"ql{SEMANTICS_VERSION}-").all()
     html_text = render_change_html(evaluation, after, a_title="<before>", b_title="after")
     assert "<script" not in html_text.lower() and "&lt;before&gt;" in html_text
     assert "<del>" in html_text or "<ins>" in html_text  # the flipped quote's diff, marked up safely
