@@ -61,7 +61,7 @@ from .furniture import (
 )
 from .normalize import BARRIER, LAYOUT, Normalized, identity
 
-LAYOUT_VERSION = 4
+LAYOUT_VERSION = 5
 """Bumped whenever the reading order this module builds changes; part of its cache key."""
 
 BODY = "body"
@@ -330,6 +330,7 @@ class _Layout:
         edge_keys: dict[tuple[str, str], set[int]] = defaultdict(set)
         edge_lines: list[tuple[str, str, int]] = []
         numbers_found: list[tuple[int, int, int | None, list[int]]] = []
+        inner_numbers: list[tuple[int, int, int, list[int]]] = []
         for number, indices in self.by_page.items():
             width, height = self.page_size.get(number, (0.0, 0.0))
             if not width or not height:
@@ -350,6 +351,7 @@ class _Layout:
             rows = _rows(horizontal, lines)
             top_rows = [r for r in rows[:EDGE_ROWS] if _row_box(r, lines)[3] <= EDGE_BAND * height]
             bottom_rows = [r for r in rows[-EDGE_ROWS:] if _row_box(r, lines)[1] >= (1 - EDGE_BAND) * height]
+            inner_numbers.extend(self._set_apart_numbers(number, rows, height))
             for where, edge in (("top", top_rows), ("bottom", bottom_rows)):
                 for r, row in enumerate(edge):
                     extreme = (r == 0) if where == "top" else (r == len(edge) - 1)
@@ -376,6 +378,14 @@ class _Layout:
             if agrees and len(row) <= 3:
                 for j in row:
                     self.kinds[j] = FURNITURE
+        # a page number set apart inside the edge band, with only small type between it
+        # and the page edge (a first page's publication line under its page number): it
+        # counts when it agrees with the page numbers of the other pages, and the small
+        # lines beyond it are the page's foot (or head) too
+        for i, number, value, beyond in inner_numbers:
+            if best[1] >= PAGE_NUMBER_MIN_VOTES and value - number == best[0]:
+                for j in (i, *beyond):
+                    self.kinds[j] = FURNITURE
         pages = len(self.page_size)
         if pages < RECUR_MIN_PAGES:
             return
@@ -391,6 +401,28 @@ class _Layout:
             y, size = ys[len(ys) // 2], sizes[len(sizes) // 2]
             if abs(lines[i].bbox[1] - y) <= RECUR_Y_TOLERANCE and abs(lines[i].size - size) <= RECUR_SIZE_TOLERANCE:
                 self.kinds[i] = FURNITURE
+
+    def _set_apart_numbers(self, number: int, rows: list[list[int]], height: float) -> list[tuple[int, int, int, list[int]]]:
+        """Bare numbers in the edge band that are not on the outermost row but have only
+        small type (below :data:`SMALL_RATIO` of the body size) between them and the page
+        edge: ``(line, page, value, lines beyond it)``. They do not vote on the page
+        numbers' offset; :meth:`_furniture` keeps those that agree with it."""
+        lines, texts, small = self.lines, self.texts, SMALL_RATIO * self.body_size
+        found = []
+        for where in ("top", "bottom"):
+            ordered = rows if where == "top" else rows[::-1]  # outermost row first
+            for r in range(1, len(ordered)):
+                box = _row_box(ordered[r], lines)
+                inside = box[3] <= EDGE_BAND * height if where == "top" else box[1] >= (1 - EDGE_BAND) * height
+                beyond = [j for row in ordered[:r] for j in row]
+                if not inside or any(lines[j].size >= small for j in beyond):
+                    break
+                row = ordered[r]
+                m = _PAGE_NUMBER.match(texts[row[0]]) if len(row) == 1 else None
+                if m and m.group("n").isdigit():
+                    found.append((row[0], number, int(m.group("n")), beyond))
+                    break
+        return found
 
     # -- one page -----------------------------------------------------------------------
     def _page(self, number: int) -> None:

@@ -282,3 +282,32 @@ def test_algorithm_listing_is_a_float_read_after_the_body():
                                 "the values of COV in Table 2")
     assert v.accepted, f"{v.status} {v.cause}"
     assert not locator(ROTATED).locate("the results from Subsection 3.2. Algorithm 2 DegreeDistance").accepted
+
+
+# ---------------------------------------------------------------------------------------
+# A first page's foot: its page number set above a publication line in small type
+
+ACL_ACROSS_THE_FOOT = ("In experiments, we show that SPECTER's representations substantially outperform the "
+                       "state-of-the-art on a variety of document-level tasks, including topic classification, "
+                       "citation prediction, and recommendation.")
+
+
+def test_first_page_number_above_a_publication_line_is_furniture():
+    # the number is not on the page's outermost row, and neither line recurs; the number
+    # agrees with the other pages' numbers and only small type lies below it
+    doc = document(ACL)
+    roles = classify(doc)
+    foot = [(doc.text[ln.start : ln.end], roles[i].kind) for i, ln in enumerate(doc.lines)
+            if ln.page == 1 and ln.bbox[1] > 0.9 * doc.pages[0].height]
+    assert len(foot) == 3 and all(kind == FURNITURE for _, kind in foot), foot
+    body = [roles[i].kind for i, ln in enumerate(doc.lines)
+            if ln.page == 1 and doc.text[ln.start : ln.end].startswith("representations substantially")]
+    assert body == [BODY]
+
+
+def test_sentence_across_the_first_page_foot_is_accepted_and_a_splice_into_it_is_not():
+    assert locator(ACL).locate(ACL_ACROSS_THE_FOOT).accepted
+    for splice in ("representations substantially outperform the state-2270",
+                   "representations substantially outperform the state- Proceedings of the 58th Annual Meeting",
+                   "2270 of-the-art on a variety of document-level tasks"):
+        assert not locator(ACL).locate(splice).accepted, splice
