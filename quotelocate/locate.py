@@ -27,6 +27,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, Sequence, get_args
 
+from . import prepared_cache
 from .chunks import Chunk, Chunking, group_of, group_span, make_chunks
 from .diagnose import DIAGNOSE_CHARS, Cause, Diagnoser, NearMiss
 from .document import Box, Document
@@ -42,6 +43,7 @@ from .normalize import (
     MARKER_KEPT,
     MARKER_OMITTED,
     OPTIONAL,
+    Context,
     Normalized,
     Rules,
     _positions_with,
@@ -50,11 +52,10 @@ from .normalize import (
     is_word_char,
     normalize,
     normalize_quote,
-    suspended_quote_reading,
     preset,
+    suspended_quote_reading,
     word_count,
 )
-from . import prepared_cache
 from .prepare import prepare
 
 Status = Literal["exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid"]
@@ -709,9 +710,13 @@ class Locator:
         if not (self.rules.layout or self.rules.furniture) or self.document.kind != "pdf":
             return []
         if self._furniture is None:
-            text = self.document.text
+            text, glyphs = self.document.text, self.document.glyphs if self.rules.unicode != "off" else ()
             plain = self.rules.replace(furniture=False, layout=False, markers=False)
-            self._furniture = [(page, start, normalize(text[start:end], plain))
+
+            def line_context(start: int, end: int) -> Context:  # its mis-mapped glyphs, in line offsets
+                return Context(glyphs=tuple((at - start, ch) for at, ch in glyphs if start <= at < end))
+
+            self._furniture = [(page, start, normalize(text[start:end], plain, context=line_context(start, end)))
                                for page, start, end in prepared_cache.furniture_lines(self.document)]
         return self._furniture
 

@@ -14,7 +14,8 @@ import pytest
 from quotelocate import Document, Locator, preset
 from quotelocate.data.papers import papers_search_path
 
-PAPERS = {"v7": "1706.03762v7.pdf", "jcap": "jcap2008_apparent_accelerations.pdf"}
+PAPERS = {"v7": "1706.03762v7.pdf", "jcap": "jcap2008_apparent_accelerations.pdf",
+          "pmj": "pmj2010_iron_deficiency_hpylori.pdf"}
 
 
 def paper(name: str) -> Document:
@@ -67,3 +68,13 @@ def test_under_exact_the_same_text_is_accepted_and_invented_text_is_not_furnitur
     assert Locator(v7, preset("exact")).locate("arXiv:1706.03762v7  [cs.CL]  2 Aug 2023").accepted  # as extracted
     invented = Locator(v7, preset("recommended")).locate("arXiv:1706.03762v9 [cs.CL] 2 Aug 2023")
     assert not invented.accepted and invented.cause != "page-furniture"
+
+
+def test_a_furniture_line_is_read_with_the_glyphs_its_font_draws(docs):
+    """The BMJ running footer's page range is set with a one-glyph font whose dash
+    extracts as the letter "e": the line is read as printed, so the footer quoted with
+    its en dash is accepted and a changed page number is not."""
+    loc = Locator(docs["pmj"], preset("recommended"))
+    v = loc.locate("Postgrad Med J 2010;86:272\u2013278.")
+    assert v.accepted and {"furniture", "unicode"} <= set(v.rules), (v.cause, v.reason)
+    assert not loc.locate("Postgrad Med J 2010;86:272\u2013279.").accepted

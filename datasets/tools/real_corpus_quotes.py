@@ -222,9 +222,9 @@ PAPERS["pmj2010_iron_deficiency_hpylori"] = dict(
           note="The page prints en dashes in 80-120 and 60-80; the font maps them to the letter e. A model "
                "copying the page writes the dash, so the quote is faithful (the label describes the paper, not "
                "the extraction)."),
-        F("pmj-f17", 2, "Postgrad Med J 2010;86:272{e=–}278.", "dash-glyph", "running-header",
-          note="The running footer; the printed page range has an en dash the extraction reads as 'e'. Faithful "
-               "for the same reason as pmj-f16."),
+        F("pmj-f17", 1, "Postgrad Med J 2010;86:272{e=–}278.", "dash-glyph", "running-header",
+          note="The running footer, the same on every page (anchored at its first); the printed page range has "
+               "an en dash the extraction reads as 'e'. Faithful for the same reason as pmj-f16."),
         F("pmj-f18", 3, "A final total of eight RCTs were identified as eligible for inclusion in the meta-analysis.",
           "ligature", "glued-marker"),
         F("pmj-f19", 3, "Our meta-analysis involved 450 participants, ranging in age from 2{e=–}76 years old.",
