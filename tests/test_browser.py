@@ -239,7 +239,7 @@ def test_injected_quote_text_is_literal_and_report_is_offline(server, page, tmp_
     page.keyboard.press("Enter")
     settle(page)
     code = page.locator('[data-testid="stCode"]').filter(has_text="onerror=alert(1)")
-    expect(code.first).to_contain_text(INJECTED)
+    expect(code.first).to_contain_text(INJECTED, timeout=60_000)  # the upload is evaluated in a worker process
     assert page.locator("img[src='x']").count() == 0
     assert page.locator("main strong", has_text="bold").count() == 0
     assert not page.dialogs

@@ -356,6 +356,7 @@ def test_a_folder_of_sets_is_one_set_of_several_papers(set_folder):
     outline = set_outline(set_folder)
     assert outline.multi_paper and outline.paper_ids == qs.paper_ids and outline.set_hash == qs.set_hash
     assert outline.quote_ids == tuple(q.id for q in qs.quotes)
+    assert outline.labelled_paper_ids == qs.paper_ids and outline.unreviewed_ids == ()  # every quote is labelled
     one = load_quote_set(set_folder, papers_path=papers, paper="beta")
     assert not one.multi_paper and [q.id for q in one.quotes] == ["b1", "b1-fab"]
     ev = evaluate(qs, ["recommended"], repeats=1)

@@ -1178,15 +1178,21 @@ def set_outline(path_or_name: str | os.PathLike) -> SetOutline:
     folder = _set_folder(path_or_name)
     if folder is not None:
         specs = _folder_specs(folder)
+        parts = [_outline_of(spec) for spec in specs]
         return SetOutline(
             name=_folder_name(folder),
             path=folder.resolve(),
             set_hash=_folder_hash(specs),
-            paper_ids=tuple(_spec_paper_id(ps) for spec in specs for ps in spec.papers),
-            quote_ids=tuple(q.id for spec in specs for q in spec.quotes),
+            paper_ids=tuple(pid for part in parts for pid in part.paper_ids),
+            quote_ids=tuple(qid for part in parts for qid in part.quote_ids),
             multi_paper=True,
+            unreviewed_ids=tuple(qid for part in parts for qid in part.unreviewed_ids),
+            labelled_paper_ids=tuple(pid for part in parts for pid in part.labelled_paper_ids),
         )
-    spec = _read_spec(path_or_name)
+    return _outline_of(_read_spec(path_or_name))
+
+
+def _outline_of(spec: _Spec) -> SetOutline:
     return SetOutline(
         name=spec.name,
         path=spec.path.resolve(),
