@@ -53,6 +53,22 @@ one JSON object and its entries are simply not found)."""
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024 * 1024
 
 
+def document_key(document: Any, kind: str, **more: Any) -> dict:
+    """The key of something derived from an open document (``kind`` names what): the
+    file, its extracted text and the extractor that made it, plus ``more``. Every entry
+    derived from a document is keyed this way, so they all miss together when the
+    document or its extraction changes."""
+    return {
+        "kind": kind,
+        "sha256": document.sha256,
+        "text_sha256": document.text_sha256,
+        "extractor": document.extractor.get("name"),
+        "extractor_version": document.extractor.get("version"),
+        "flags": document.extractor.get("flags"),
+        **more,
+    }
+
+
 def default_dir() -> Path:
     """``$QUOTELOCATE_CACHE``, else ``$XDG_CACHE_HOME/quotelocate/extractions``."""
     env = os.environ.get("QUOTELOCATE_CACHE")

@@ -1185,15 +1185,9 @@ def reading_order(document: Document) -> Normalized:
     disk = document.__dict__.get("_extraction_cache")
     if disk is None:
         return _reading_order(document)
-    key = {
-        "kind": "reading-order",
-        "sha256": document.sha256,
-        "text_sha256": document.text_sha256,
-        "extractor": document.extractor.get("name"),
-        "extractor_version": document.extractor.get("version"),
-        "flags": document.extractor.get("flags"),
-        "layout_version": LAYOUT_VERSION,
-    }
+    from .extraction_cache import document_key
+
+    key = document_key(document, "reading-order", layout_version=LAYOUT_VERSION)
     cached = _from_json(disk.get(key), len(document.text))
     if cached is None:
         cached = _reading_order(document)

@@ -61,19 +61,11 @@ def _disk(document: Document):
 
 
 def _document_key(document: Document, kind: str) -> dict:
+    from .extraction_cache import document_key
     from .layout import LAYOUT_VERSION
 
-    return {
-        "kind": kind,
-        "sha256": document.sha256,
-        "text_sha256": document.text_sha256,
-        "extractor": document.extractor.get("name"),
-        "extractor_version": document.extractor.get("version"),
-        "flags": document.extractor.get("flags"),
-        "layout_version": LAYOUT_VERSION,
-        "prepared_version": PREPARED_VERSION,
-        "code": code_digest(),
-    }
+    return document_key(document, kind, layout_version=LAYOUT_VERSION, prepared_version=PREPARED_VERSION,
+                        code=code_digest())
 
 
 def prepared_key(document: Document, rules: Rules) -> dict:

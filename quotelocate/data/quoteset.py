@@ -913,15 +913,7 @@ def quote_set_yaml(
     q = _yaml_string
     out = [f"# {line}" for line in header.splitlines()] if header else []
     out += ["format: 1", f"name: {name}", f"description: {q(description)}", "paper:", f"  file: {q(paper.file)}"]
-    out.append(f"  sha256: {q(paper.sha256)}")
-    if paper.url:
-        out.append(f"  url: {q(paper.url)}")
-    if paper.version:
-        out.append(f"  version: {q(paper.version)}")
-    if paper.text is not None:
-        t = paper.text
-        out += ["  text:", f"    extractor: {t.extractor}", f"    extractor_version: {q(t.extractor_version)}",
-                f"    flags: {t.flags}", f"    sha256: {q(t.sha256)}"]
+    out += _pin_lines(paper, "  ", extractor=paper.text.extractor if paper.text is not None else "")
     if chunking is not None:
         out += ["chunking:", f"  size: {chunking.size}", f"  overlap: {chunking.overlap}", f"  group_size: {chunking.group_size}"]
     out.append("quotes:")
@@ -953,6 +945,24 @@ def _quote_lines(quote: Quote) -> list[str]:
             out.append(f"      readings: [{', '.join(quote.allow.readings)}]")
     if quote.note:
         out.append(f"    note: {q(quote.note)}")
+    return out
+
+
+def _pin_lines(paper: Paper, indent: str, *, extractor: str) -> list[str]:
+    """A paper's pin after its ``file`` line: sha256, url, version and the text
+    fingerprint, at ``indent``; ``extractor`` as the set format writes it (the bundled
+    one-paper sets keep the extractor name bare)."""
+    q = _yaml_string
+    out = [f"{indent}sha256: {q(paper.sha256)}"]
+    if paper.url:
+        out.append(f"{indent}url: {q(paper.url)}")
+    if paper.version:
+        out.append(f"{indent}version: {q(paper.version)}")
+    if paper.text is not None:
+        t = paper.text
+        out += [f"{indent}text:", f"{indent}  extractor: {extractor}",
+                f"{indent}  extractor_version: {q(t.extractor_version)}", f"{indent}  flags: {t.flags}",
+                f"{indent}  sha256: {q(t.sha256)}"]
     return out
 
 
@@ -1006,15 +1016,8 @@ def multi_quote_set_yaml(
         out += ["chunking:", *_chunking_lines(chunking, "  ")]
     out.append("papers:")
     for paper in papers:
-        out += [f"  - id: {paper.id}", f"    file: {q(paper.file)}", f"    sha256: {q(paper.sha256)}"]
-        if paper.url:
-            out.append(f"    url: {q(paper.url)}")
-        if paper.version:
-            out.append(f"    version: {q(paper.version)}")
-        if paper.text is not None:
-            t = paper.text
-            out += ["    text:", f"      extractor: {q(t.extractor)}", f"      extractor_version: {q(t.extractor_version)}",
-                    f"      flags: {t.flags}", f"      sha256: {q(t.sha256)}"]
+        out += [f"  - id: {paper.id}", f"    file: {q(paper.file)}"]
+        out += _pin_lines(paper, "    ", extractor=q(paper.text.extractor) if paper.text is not None else "")
         own = (paper_chunking or {}).get(paper.id)
         if own:
             out += ["    chunking:", *_chunking_lines(own, "      ")]
