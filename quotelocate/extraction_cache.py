@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .errors import CacheError
+from .userdirs import cache_path
 
 FORMAT = 2
 """Version of the entry layout; part of every key (format 1 stored header and payload as
@@ -71,11 +72,7 @@ def document_key(document: Any, kind: str, **more: Any) -> dict:
 
 def default_dir() -> Path:
     """``$QUOTELOCATE_CACHE``, else ``$XDG_CACHE_HOME/quotelocate/extractions``."""
-    env = os.environ.get("QUOTELOCATE_CACHE")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "quotelocate" / "extractions"
+    return cache_path("extractions", override="QUOTELOCATE_CACHE")
 
 
 @dataclass(frozen=True)

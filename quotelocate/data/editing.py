@@ -30,18 +30,23 @@ import yaml
 
 from ..document import Document
 from ..errors import DatasetError
-from .quoteset import MULTI_FORMAT_VERSION, Quote, QuoteSet, _quote_to_dict, dump_quote_set, load_quote_set, set_outline
+from ..userdirs import data_path
+from .quoteset import (
+    MULTI_FORMAT_VERSION,
+    Quote,
+    QuoteSet,
+    _quote_to_dict,
+    dump_quote_set,
+    load_quote_set,
+    set_outline,
+)
 
 _NAME = re.compile(r"[a-z0-9-]+")
 
 
 def sets_folder() -> Path:
     """``$QUOTELOCATE_SETS``, else ``$XDG_DATA_HOME/quotelocate/sets``."""
-    env = os.environ.get("QUOTELOCATE_SETS")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "quotelocate" / "sets"
+    return data_path("sets", override="QUOTELOCATE_SETS")
 
 
 def edited_set_path(name: str, *, folder: str | os.PathLike | None = None) -> Path:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..document import Document
 from ..errors import DatasetError, DocumentError, PaperNotFoundError
+from ..userdirs import cache_path
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..extraction_cache import ExtractionCache
@@ -34,8 +35,7 @@ PathsArg = str | os.PathLike | Sequence[str | os.PathLike] | None
 
 def cache_dir() -> Path:
     """The user cache that ``quotelocate fetch`` downloads into."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "quotelocate" / "papers"
+    return cache_path("papers")
 
 
 def papers_search_path(papers_path: PathsArg = None) -> list[Path]:

@@ -47,6 +47,7 @@ from typing import Any, Iterator, Sequence
 import pandas as pd
 
 from ..errors import RunStoreBusyError, RunStoreError
+from ..userdirs import data_path
 from .ablation import compare_evaluations
 from .frames import (
     ABLATION_COLUMNS,
@@ -140,11 +141,7 @@ _VERDICT_SQL = {"id": "quote_id", "end": '"end"'}
 
 def default_path() -> Path:
     """``$QUOTELOCATE_RUNS``, else ``$XDG_DATA_HOME/quotelocate/runs.sqlite3``."""
-    env = os.environ.get("QUOTELOCATE_RUNS")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "quotelocate" / "runs.sqlite3"
+    return data_path("runs.sqlite3", override="QUOTELOCATE_RUNS")
 
 
 def _verdict_rows(run_id: int, evaluation: Evaluation) -> Iterator[tuple]:
