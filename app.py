@@ -435,6 +435,14 @@ def render_compare(evaluation: Evaluation, ablation: pd.DataFrame | None, flips:
     st.dataframe(flips, hide_index=True, width="stretch")
 
 
+def render_near_miss(nm: Any, heading: str) -> None:
+    """A near miss as text: ``heading``, the closest passage and the character diff."""
+    st.text(heading)
+    st.code(nm.passage, language=None, wrap_lines=True)
+    st.text("Character diff, [-passage-]{+quote+}:")
+    st.code(nm.diff_text(), language=None, wrap_lines=True)
+
+
 def render_inspect_table(verdicts: pd.DataFrame) -> None:
     cols = ["id", "text", "label", "accepted", "status", "cause", "rules", "page", "tags"]
     ids = tuple(verdicts["id"])
@@ -462,10 +470,7 @@ def render_quote_detail(quote: Quote, verdict: Verdict, locator: Locator, images
     with left:
         if verdict.near_miss is not None:
             nm = verdict.near_miss
-            st.text(f"Closest passage, page {nm.page}, {nm.similarity:.0f}% similar ({nm.cause}):")
-            st.code(nm.passage, language=None, wrap_lines=True)
-            st.text("Character diff, [-passage-]{+quote+}:")
-            st.code(nm.diff_text(), language=None, wrap_lines=True)
+            render_near_miss(nm, f"Closest passage, page {nm.page}, {nm.similarity:.0f}% similar ({nm.cause}):")
         elif verdict.start is not None:
             before, match, after = locator.context(verdict, width=120)
             st.text("Matched text in the paper (as extracted):")
@@ -1280,10 +1285,7 @@ def render_label_case(case: Any) -> None:
     st.text(f"Verdict: {v.status}" + (f" · cause {v.cause}" if v.cause else "") + f" · {v.reason}")
     if v.near_miss is not None:
         nm = v.near_miss
-        st.text(f"Closest passage (near miss), page {nm.page}, {nm.similarity:.0f}% similar:")
-        st.code(nm.passage, language=None, wrap_lines=True)
-        st.text("Character diff, [-passage-]{+quote+}:")
-        st.code(nm.diff_text(), language=None, wrap_lines=True)
+        render_near_miss(nm, f"Closest passage (near miss), page {nm.page}, {nm.similarity:.0f}% similar:")
     a = case.anchor
     if a is None:
         st.text("No anchor proposed: nothing in the paper resembles the quote.")
