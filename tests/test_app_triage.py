@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from quotelocate.interface import workbench
+from test_app import metric, ok  # the workbench tests' own helpers
 
 REPO = Path(__file__).resolve().parent.parent
 APP = str(REPO / "app.py")
@@ -30,10 +31,6 @@ def _isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("QUOTELOCATE_PAPERS", shared + os.pathsep + SYNTHETIC)
 
 
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
 
 def triage_view(data: bytes | None = None, name: str = "outputs.jsonl") -> AppTest:
     at = AppTest.from_file(APP, default_timeout=180)
@@ -43,13 +40,6 @@ def triage_view(data: bytes | None = None, name: str = "outputs.jsonl") -> AppTe
         at.get("file_uploader")[0].set_value((name, data, "application/octet-stream"))
         ok(at.run())
     return at
-
-
-def metric(at: AppTest, label: str) -> str:
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
 
 
 def texts(at: AppTest) -> str:
