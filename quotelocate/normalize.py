@@ -508,6 +508,117 @@ def apply_edits(state: Normalized, edits: Sequence[Edit]) -> Normalized:
     )
 
 
+_ARRAY_MIN_CHARS = 4096
+"""From this many characters on, :func:`normalize` composes the offset map with numpy
+(:class:`_Arrays`): a document's text takes thousands of edits per rule, which
+:func:`apply_edits` composes one Python slice at a time. Shorter texts (a furniture
+line, a quote) keep the list path, whose set-up costs nothing."""
+
+
+class _Arrays:
+    """The offset map of a :class:`Normalized` as numpy arrays while :func:`normalize`
+    runs the rules over a long text; :func:`apply_edits` on a :class:`Normalized` gives
+    the same result (the tests compare the two)."""
+
+    __slots__ = ("text", "starts", "ends", "flags", "gaps")
+
+    def __init__(self, text: str, starts, ends, flags, gaps) -> None:
+        self.text, self.starts, self.ends, self.flags, self.gaps = text, starts, ends, flags, gaps
+
+    @classmethod
+    def identity(cls, text: str) -> "_Arrays":
+        import numpy as np
+
+        n = len(text)
+        starts = np.arange(n + 1, dtype=np.int64)
+        return cls(text, starts[:n], starts[1:], np.zeros(n, dtype=np.uint16), np.zeros(n + 1, dtype=np.uint16))
+
+    @classmethod
+    def of(cls, state: Normalized) -> "_Arrays":
+        import numpy as np
+
+        return cls(
+            state.text,
+            np.array(state.starts, dtype=np.int64),
+            np.array(state.ends, dtype=np.int64),
+            np.frombuffer(state.flags, dtype=np.uint16).copy(),
+            np.frombuffer(state.gaps, dtype=np.uint16).copy(),
+        )
+
+    def normalized(self) -> Normalized:
+        return Normalized(
+            text=self.text,
+            starts=self.starts.tolist(),
+            ends=self.ends.tolist(),
+            flags=array("H", self.flags.astype("<u2" if sys.byteorder == "little" else ">u2").tobytes()),
+            gaps=array("H", self.gaps.astype("<u2" if sys.byteorder == "little" else ">u2").tobytes()),
+        )
+
+    def apply(self, edits: Sequence[Edit]) -> "_Arrays":
+        """:func:`apply_edits` in a few vectorized passes: the output is laid out as
+        segments (kept text before edit ``k``, then its replacement, ..., then the tail),
+        each output character gathers its span from an input position (a replacement's
+        from the first and last position it replaces), and every removal's flags go to
+        the gap of the first character after it."""
+        if not edits:
+            return self
+        import numpy as np
+
+        s_, e_, reps, f_ = zip(*edits)
+        m, n = len(edits), len(self.text)
+        S = np.array(s_, dtype=np.int64)
+        E = np.array(e_, dtype=np.int64)
+        R = np.fromiter(map(len, reps), dtype=np.int64, count=m)
+        F = np.array(f_, dtype=np.uint16)
+        flags, gaps = self.flags, self.gaps
+        prev_end = np.empty(m, dtype=np.int64)
+        prev_end[0] = 0
+        prev_end[1:] = E[:-1]
+        seglen = np.empty(2 * m + 1, dtype=np.int64)
+        seglen[0 : 2 * m : 2] = S - prev_end
+        seglen[1 : 2 * m : 2] = R
+        seglen[2 * m] = n - E[-1]
+        out_start = np.zeros(2 * m + 1, dtype=np.int64)
+        np.cumsum(seglen[:-1], out=out_start[1:])
+        total = int(out_start[-1] + seglen[-1])
+        step = np.zeros(2 * m + 1, dtype=np.int64)
+        step[0::2] = 1
+        base_s = np.empty(2 * m + 1, dtype=np.int64)
+        base_s[0 : 2 * m : 2] = prev_end
+        base_s[1 : 2 * m : 2] = S
+        base_s[2 * m] = E[-1]
+        base_e = base_s.copy()
+        base_e[1 : 2 * m : 2] = E - 1
+        seg = np.repeat(np.arange(2 * m + 1), seglen)
+        offset = (np.arange(total, dtype=np.int64) - out_start[seg]) * step[seg]
+        gs = base_s[seg] + offset
+        ge = base_e[seg] + offset
+        is_rep = (seg & 1).astype(bool)
+        # what each edit touched: the flags it replaces and the removals inside it
+        ext = np.zeros(n + 1, dtype=np.uint16)
+        ext[:n] = flags
+        bounds = np.empty(2 * m, dtype=np.int64)
+        bounds[0::2], bounds[1::2] = S, E
+        touched = np.bitwise_or.reduceat(ext, bounds)[0::2]
+        bounds[0::2] = S + 1
+        inner = np.bitwise_or.reduceat(gaps, bounds)[0::2]
+        inner[E - S <= 1] = 0
+        touched = (touched | inner) & np.uint16(~OPTIONAL & 0xFFFF)
+        new_flags = flags[gs]
+        rep_edit = seg[is_rep] >> 1
+        new_flags[is_rep] = touched[rep_edit] | F[rep_edit]
+        new_gaps = np.zeros(total + 1, dtype=np.uint16)
+        new_gaps[:total] = gaps[gs]
+        new_gaps[:total][is_rep] = 0
+        replaced = R > 0
+        new_gaps[out_start[1 : 2 * m : 2][replaced]] = gaps[S[replaced]]
+        new_gaps[total] = gaps[n]
+        removed = ~replaced
+        if removed.any():
+            np.bitwise_or.at(new_gaps, out_start[1 : 2 * m : 2][removed], (F | touched | gaps[S])[removed])
+        return _Arrays(_apply_text(self.text, edits), self.starts[gs], self.ends[ge], new_flags, new_gaps)
+
+
 def _apply_text(text: str, edits: Sequence[Edit]) -> str:
     pieces = []
     prev = 0
@@ -667,7 +778,7 @@ def rule_markers(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     return [(s, e, "", MARKER_OMITTED) for s, e in ctx.marker_spans if 0 <= s < e <= len(text)]
 
 
-def _positions_of(state: Normalized, spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+def _positions_of(state: Normalized | _Arrays, spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """Document spans in the coordinates of ``state``, whose map may reorder the text
     (the layout reading order) or hold a piece twice; every copy kept whole and in
     order counts, a span split or dropped is left out."""
@@ -689,12 +800,12 @@ def _positions_of(state: Normalized, spans: Sequence[tuple[int, int]]) -> tuple[
     return tuple(sorted(out))
 
 
-def _glyph_edits(state: Normalized, glyphs: Sequence[tuple[int, str]]) -> list[Edit]:
+def _glyph_edits(state: Normalized | _Arrays, glyphs: Sequence[tuple[int, str]]) -> list[Edit]:
     """Edits that put the drawn character in place of each mis-mapped one that ``state``
     still holds as it was extracted."""
     drawn = dict(glyphs)
     spans = _positions_of(state, [(s, s + 1) for s in sorted(drawn)])
-    return [(i, e, drawn[state.starts[i]], UNICODE) for i, e in spans]
+    return [(i, e, drawn[int(state.starts[i])], UNICODE) for i, e in spans]
 
 
 def rule_accents(text: str, rules: Rules, ctx: Context) -> list[Edit]:
@@ -910,19 +1021,26 @@ def normalize(text: str, rules: Rules, *, context: Context | None = None, base: 
     reading order); otherwise the map starts as the identity on ``text``.
     """
     ctx = context or Context()
-    state = base if base is not None else identity(text)
+    length = len(base.text) if base is not None else len(text)
+    state: Normalized | _Arrays
+    if length < _ARRAY_MIN_CHARS:
+        state = base if base is not None else identity(text)
+        apply: Callable[[Sequence[Edit]], Normalized | _Arrays] = lambda edits: apply_edits(state, edits)  # noqa: E731
+    else:
+        state = _Arrays.of(base) if base is not None else _Arrays.identity(text)
+        apply = lambda edits: state.apply(edits)  # noqa: E731
     for name, fn in RULES.items():
         if _enabled(rules, name):
             if name == "markers":
                 if not ctx.marker_spans:
                     continue
                 fn_ctx = replace(ctx, marker_spans=_positions_of(state, ctx.marker_spans))
-                state = apply_edits(state, fn(state.text, rules, fn_ctx))
+                state = apply(fn(state.text, rules, fn_ctx))
                 continue
             if name == "unicode" and ctx.glyphs:
-                state = apply_edits(state, _glyph_edits(state, ctx.glyphs))
-            state = apply_edits(state, fn(state.text, rules, ctx))
-    return state
+                state = apply(_glyph_edits(state, ctx.glyphs))
+            state = apply(fn(state.text, rules, ctx))
+    return state.normalized() if isinstance(state, _Arrays) else state
 
 
 _QUOTE_CTX = Context(is_quote=True)

@@ -1,0 +1,99 @@
+"""The numpy composition of edits that :func:`normalize` uses on long texts gives the
+offset map the list composition (:func:`apply_edits`) gives, edit for edit and rule for
+rule."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from array import array
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from quotelocate.normalize import (
+    LAYOUT,
+    OPTIONAL,
+    Context,
+    Normalized,
+    _Arrays,
+    apply_edits,
+    identity,
+    normalize,
+    preset,
+)
+
+normalize_module = importlib.import_module("quotelocate.normalize")  # the package exports a function of that name
+
+FLAGS = (0, 1, 2, 4, LAYOUT, OPTIONAL, OPTIONAL | 32)
+
+
+@st.composite
+def states_and_edits(draw):
+    text = draw(st.text(alphabet="ab -\n\u2019", min_size=1, max_size=40))
+    n = len(text)
+    state = Normalized(
+        text=text,
+        starts=draw(st.lists(st.integers(0, 60), min_size=n, max_size=n)),
+        ends=draw(st.lists(st.integers(0, 60), min_size=n, max_size=n)),
+        flags=array("H", draw(st.lists(st.sampled_from(FLAGS), min_size=n, max_size=n))),
+        gaps=array("H", draw(st.lists(st.sampled_from(FLAGS), min_size=n + 1, max_size=n + 1))),
+    )
+    edits = []
+    pos = draw(st.integers(0, n - 1))
+    while pos < n and len(edits) < 12:
+        end = draw(st.integers(pos + 1, min(n, pos + 4)))
+        edits.append((pos, end, draw(st.sampled_from(["", "", " ", "x", "yz"])), draw(st.sampled_from(FLAGS[1:]))))
+        pos = end + draw(st.integers(0, 3))
+    return state, edits
+
+
+def as_tuple(n: Normalized) -> tuple:
+    return n.text, list(n.starts), list(n.ends), list(n.flags), list(n.gaps)
+
+
+@given(states_and_edits())
+def test_one_step_matches_the_list_composition(case):
+    state, edits = case
+    assert as_tuple(_Arrays.of(state).apply(edits).normalized()) == as_tuple(apply_edits(state, edits))
+
+
+def test_no_edits_keeps_the_state():
+    state = identity("some text")
+    arrays = _Arrays.of(state)
+    assert arrays.apply([]) is arrays
+    assert as_tuple(arrays.normalized()) == as_tuple(state)
+
+
+def _long_text(seed: int) -> str:
+    """Text with every kind of thing the document rules edit: line breaks after letter,
+    digit and suspended hyphens, soft hyphens, curly quotes, ligatures, spacing
+    accents, math symbols next to spaces, runs of spaces and tabs."""
+    pieces = ["trans-\nduction", "IEEE-\n754", "pre-\nand post-training", "co\u00adoperate",
+              "\u2018quoted\u2019", "\u201cdouble\u201d", "e\ufb03cient", "Franc\u00b8ois", "na\u00a8\u0131ve",
+              "x = y + 2", "a  \t b", "\n\n", "plain words here", "\u00b9", "10\u00b2", " ", "\n"]
+    rng = random.Random(seed)
+    return " ".join(rng.choice(pieces) for _ in range(1500))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("name", ["recommended", "two-transform", "exact"])
+def test_long_text_normalizes_alike_on_both_paths(monkeypatch, seed, name):
+    text = _long_text(seed)
+    assert len(text) >= normalize_module._ARRAY_MIN_CHARS
+    rules = preset(name)
+    # markers and glyphs are document offsets the rules map through the composed map
+    markers = tuple((m, m + 1) for m in range(len(text)) if text[m] == "\u00b9")
+    glyphs = tuple((g, "-") for g in range(0, len(text), 97) if text[g].isalpha())
+    ctx = Context(page_starts=(0, len(text) // 2), marker_spans=markers, glyphs=glyphs)
+    base = normalize(text, preset("exact").replace(layout=True))  # a base map to start from
+    by_arrays = normalize(text, rules, context=ctx)
+    by_arrays_on_base = normalize(text, rules, context=ctx, base=base)
+    monkeypatch.setattr(normalize_module, "_ARRAY_MIN_CHARS", 10**9)
+    by_lists = normalize(text, rules, context=ctx)
+    by_lists_on_base = normalize(text, rules, context=ctx, base=base)
+    assert as_tuple(by_arrays) == as_tuple(by_lists)
+    assert as_tuple(by_arrays_on_base) == as_tuple(by_lists_on_base)
+    assert by_arrays.text != text or name == "exact"
+    assert isinstance(by_arrays.starts, list) and isinstance(by_arrays.flags, array)
