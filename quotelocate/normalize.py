@@ -634,9 +634,14 @@ def _apply_text(text: str, edits: Sequence[Edit]) -> str:
 # The rules
 
 _LETTER = r"[^\W\d_]"
-_HYPHEN_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010\u00AD])[ \t\r]*\n\s*(?={_LETTER})")
+# The break patterns start with the hyphen and check the letter or digit before it with
+# a lookbehind over both: a pattern that opens with a lookbehind is tried at every
+# position of the text, one that opens with a character class only where that occurs.
+_HYPHEN_BREAK = re.compile(rf"([-\u2010\u00AD])(?<={_LETTER}[-\u2010\u00AD])[ \t\r]*\n\s*(?={_LETTER})")
 # a line-end hyphen with a digit on one side ("IEEE-\n754", "pages 12-\n15"): only ever kept
-_DIGIT_HYPHEN_BREAK = re.compile(r"(?:(?<=\d)|(?<=[^\W_])(?=[-\u2010][ \t\r]*\n\s*\d))([-\u2010])[ \t\r]*\n\s*(?=[^\W_])")
+_DIGIT_HYPHEN_BREAK = re.compile(
+    r"([-\u2010])(?:(?<=\d[-\u2010])|(?<=[^\W_][-\u2010])(?=[ \t\r]*\n\s*\d))[ \t\r]*\n\s*(?=[^\W_])"
+)
 _WS_DOC = re.compile(r" \s+|[^\S ]\s*")
 _WS_ANY = re.compile(r"\s+")
 _WS_ODD = re.compile(r"[^\S ]|  ")
@@ -899,7 +904,7 @@ def rule_quotes(text: str, rules: Rules, ctx: Context) -> list[Edit]:
 
 
 # A line-end hyphen before a connector: "pre-\nand post-", "first-\n, second-"
-_SUSPENDED_BREAK = re.compile(rf"(?<={_LETTER})([-\u2010])([ \t\r]*\n\s*)(?:(?:and|or|to|nor)(?=\s|\Z)|(?=,))")
+_SUSPENDED_BREAK = re.compile(rf"([-\u2010])(?<={_LETTER}[-\u2010])([ \t\r]*\n\s*)(?:(?:and|or|to|nor)(?=\s|\Z)|(?=,))")
 # ... and the hyphenated word that must follow within three words: "post-training", "mid-,"
 _LATER_COMPOUND = re.compile(rf",?(?:\s+[^\s,.;:]+,?){{0,2}}?\s+[^\s,.;:]*{_LETTER}[-\u2010](?:{_LETTER}|[\s,])")
 
