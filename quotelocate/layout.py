@@ -59,7 +59,7 @@ from .furniture import (
     is_margin_stamp,
     recurs,
 )
-from .normalize import BARRIER, LAYOUT, Normalized, identity
+from .normalize import BARRIER, LAYOUT, Normalized, NormalizedArrays
 
 LAYOUT_VERSION = 5
 """Bumped whenever the reading order this module builds changes; part of its cache key."""
@@ -153,32 +153,68 @@ def _width(line: Line) -> float:
     return line.bbox[2] - line.bbox[0]
 
 
-def _rows(indices: Sequence[int], lines: Sequence[Line]) -> list[list[int]]:
+class _Boxes:
+    """The line boxes as four lists of coordinates (and one of ``(y0, y1)`` pairs to
+    sort by): the classification reads them thousands of times per page, and an index
+    into a list costs a fraction of ``lines[i].bbox[k]``."""
+
+    __slots__ = ("x0", "y0", "x1", "y1", "ys", "_arrays", "finite")
+
+    def __init__(self, lines: Sequence[Line]) -> None:
+        boxes = [ln.bbox for ln in lines]
+        self.x0 = [b[0] for b in boxes]
+        self.y0 = [b[1] for b in boxes]
+        self.x1 = [b[2] for b in boxes]
+        self.y1 = [b[3] for b in boxes]
+        self.ys = [(b[1], b[3]) for b in boxes]
+        self._arrays = None
+        self.finite = True
+
+    def arrays(self):
+        """The four coordinates as numpy arrays (made on first use); sets :attr:`finite`."""
+        if self._arrays is None:
+            import numpy as np
+
+            self._arrays = tuple(np.array(v, dtype=np.float64) for v in (self.x0, self.y0, self.x1, self.y1))
+            self.finite = all(bool(np.isfinite(a).all()) for a in self._arrays)
+        return self._arrays
+
+
+def _rows(indices: Sequence[int], boxes: _Boxes) -> list[list[int]]:
     """Group lines into rows, top to bottom: a line joins the current row when it
     overlaps the row vertically by at least half the smaller height. Each row is sorted
     by x."""
-    order = sorted(indices, key=lambda i: (lines[i].bbox[1], lines[i].bbox[3]))
+    order = sorted(indices, key=boxes.ys.__getitem__)
+    Y0, Y1 = boxes.y0, boxes.y1
     rows: list[list[int]] = []
     top = bottom = 0.0
+    # min(a, b) is "b if b < a else a" and max(a, b) "b if b > a else a", written out
     for i in order:
-        y0, y1 = lines[i].bbox[1], lines[i].bbox[3]
-        if rows and min(y1, bottom) - max(y0, top) >= 0.5 * min(y1 - y0, bottom - top):
+        y0, y1 = Y0[i], Y1[i]
+        if rows and ((bottom if bottom < y1 else y1) - (top if top > y0 else y0)
+                     >= 0.5 * ((bottom - top) if (bottom - top) < (y1 - y0) else (y1 - y0))):
             rows[-1].append(i)
-            top, bottom = min(top, y0), max(bottom, y1)
+            top, bottom = (y0 if y0 < top else top), (y1 if y1 > bottom else bottom)
         else:
             rows.append([i])
             top, bottom = y0, y1
+    key = boxes.x0.__getitem__
     for row in rows:
-        row.sort(key=lambda i: lines[i].bbox[0])
+        if len(row) > 1:
+            row.sort(key=key)
     return rows
 
 
-def _row_box(row: Sequence[int], lines: Sequence[Line]) -> tuple[float, float, float, float]:
+def _row_box(row: Sequence[int], boxes: _Boxes) -> tuple[float, float, float, float]:
+    if len(row) == 1:
+        i = row[0]
+        return boxes.x0[i], boxes.y0[i], boxes.x1[i], boxes.y1[i]
+    X0, Y0, X1, Y1 = boxes.x0, boxes.y0, boxes.x1, boxes.y1
     return (
-        min(lines[i].bbox[0] for i in row),
-        min(lines[i].bbox[1] for i in row),
-        max(lines[i].bbox[2] for i in row),
-        max(lines[i].bbox[3] for i in row),
+        min([X0[i] for i in row]),
+        min([Y0[i] for i in row]),
+        max([X1[i] for i in row]),
+        max([Y1[i] for i in row]),
     )
 
 
@@ -272,6 +308,7 @@ class _Layout:
         self.texts = [text[ln.start : ln.end] for ln in document.lines]
         lines, self.page_size = _upright(document, self.texts)
         self.lines = lines
+        self.boxes = _Boxes(lines)
         self.horizontal = [_horizontal(ln) for ln in lines]
         self.body_size = _body_size(lines, self.texts)
         self._word_counts: list[tuple[int, int] | None] = [None] * len(lines)  # (words, tokens), on demand
@@ -312,8 +349,8 @@ class _Layout:
         """At least ``least`` words, and words are at least half the tokens."""
         counts = self._word_counts[i]
         if counts is None:
-            tokens = _TOKEN.findall(self.texts[i])
-            counts = self._word_counts[i] = (sum(1 for t in tokens if _WORD.search(t)), len(tokens))
+            tokens = self.texts[i].split()  # the runs of non-space, as _TOKEN finds them
+            counts = self._word_counts[i] = (sum(map(bool, map(_WORD.search, tokens))), len(tokens))
         words, tokens_n = counts
         return words >= least and words * 2 >= tokens_n
 
@@ -348,9 +385,9 @@ class _Layout:
             if is_line_numbering([int(texts[i].strip()) for i in numbers]):
                 for i in numbers:
                     self.kinds[i] = FURNITURE
-            rows = _rows(horizontal, lines)
-            top_rows = [r for r in rows[:EDGE_ROWS] if _row_box(r, lines)[3] <= EDGE_BAND * height]
-            bottom_rows = [r for r in rows[-EDGE_ROWS:] if _row_box(r, lines)[1] >= (1 - EDGE_BAND) * height]
+            rows = _rows(horizontal, self.boxes)
+            top_rows = [r for r in rows[:EDGE_ROWS] if _row_box(r, self.boxes)[3] <= EDGE_BAND * height]
+            bottom_rows = [r for r in rows[-EDGE_ROWS:] if _row_box(r, self.boxes)[1] >= (1 - EDGE_BAND) * height]
             inner_numbers.extend(self._set_apart_numbers(number, rows, height))
             for where, edge in (("top", top_rows), ("bottom", bottom_rows)):
                 for r, row in enumerate(edge):
@@ -412,7 +449,7 @@ class _Layout:
         for where in ("top", "bottom"):
             ordered = rows if where == "top" else rows[::-1]  # outermost row first
             for r in range(1, len(ordered)):
-                box = _row_box(ordered[r], lines)
+                box = _row_box(ordered[r], self.boxes)
                 inside = box[3] <= EDGE_BAND * height if where == "top" else box[1] >= (1 - EDGE_BAND) * height
                 beyond = [j for row in ordered[:r] for j in row]
                 if not inside or any(lines[j].size >= small for j in beyond):
@@ -580,7 +617,7 @@ class _Layout:
         sentence, in the same size (they join that note)."""
         lines, texts = self.lines, self.texts
         members = self._free(scope[0])
-        rows = _rows(members, lines)
+        rows = _rows(members, self.boxes)
         small = SMALL_RATIO * self.body_size
         zone: list[list[int]] = []
         bounded = False
@@ -590,7 +627,7 @@ class _Layout:
                 bounded = True
                 zone = self._below_caption(zone, row)
                 break
-            if all(lines[i].size <= small for i in row) and _row_box(row, lines)[1] >= 0.45 * height:
+            if all(lines[i].size <= small for i in row) and _row_box(row, self.boxes)[1] >= 0.45 * height:
                 zone.append(row)
             else:
                 bounded = any(lines[i].size > small for i in row)
@@ -606,12 +643,12 @@ class _Layout:
         if unmarked:
             page = lines[unmarked[0][0]].page
             last = self._last_note if self._last_note and lines[self._last_note[1]].page in (page - 1, page) else None
-            gap = _row_box(unmarked[0], lines)[1] - _row_box(above, lines)[3] if above else 0.0
+            gap = _row_box(unmarked[0], self.boxes)[1] - _row_box(above, self.boxes)[3] if above else 0.0
             if (last is not None and not texts[last[1]].rstrip().endswith((".", "!", "?", ")"))
                     and abs(lines[last[1]].size - lines[unmarked[0][0]].size) <= 0.05 * self.body_size):
                 flow = last[0]
             elif (gap >= self.body_size and above is not None and any(self._wordy(i, 4) for i in above)
-                  and _row_box(unmarked[-1], lines)[3] - _row_box(unmarked[0], lines)[1] <= 0.2 * height):
+                  and _row_box(unmarked[-1], self.boxes)[3] - _row_box(unmarked[0], self.boxes)[1] <= 0.2 * height):
                 # under running text (not under a heading: a list in small type), short
                 flow = self._new_flow()
             else:
@@ -642,10 +679,10 @@ class _Layout:
         line spacing (a caption at a column's foot is not a footnote)."""
         lines, size = self.lines, self.body_size
         block, font = lines[caption[0]].block, lines[caption[0]].size
-        prev = _row_box(caption, lines)
+        prev = _row_box(caption, self.boxes)
         while zone:
             row = zone[-1]
-            box = _row_box(row, lines)
+            box = _row_box(row, self.boxes)
             if (box[1] - prev[3] > 0.35 * size or any(lines[i].block != block for i in row)
                     or any(abs(lines[i].size - font) > 0.05 * size for i in row)):
                 break
@@ -660,7 +697,7 @@ class _Layout:
         next entry of a reference list in small type) does not, even when it starts with
         a number."""
         lines, size = self.lines, self.body_size
-        gap = _row_box(lower, lines)[1] - _row_box(upper, lines)[3]
+        gap = _row_box(lower, self.boxes)[1] - _row_box(upper, self.boxes)[3]
         return (gap >= 0.5 * size or abs(lines[lower[0]].size - lines[upper[-1]].size) > 0.05 * size
                 or _raised_marker(self.document, self.document.lines[lower[0]]) is not None)
 
@@ -671,7 +708,7 @@ class _Layout:
         ``starts_in`` limits where a caption may start (default: anywhere in ``members``)."""
         lines, texts = self.lines, self.texts
         free = self._free(members)
-        rows = _rows(free, lines)
+        rows = _rows(free, self.boxes)
         row_of = {i: r for r, row in enumerate(rows) for i in row}
         starts = [
             row[0] for row in rows
@@ -701,7 +738,7 @@ class _Layout:
                 if not nxt:  # only material beside the caption (a figure's labels)
                     r += 1
                     continue
-                prev_box, box = _row_box(prev, lines), _row_box(nxt, lines)
+                prev_box, box = _row_box(prev, self.boxes), _row_box(nxt, self.boxes)
                 same_block = any(lines[i].block == lines[start].block for i in nxt)
                 if (
                     _CAPTION.match(texts[nxt[0]])
@@ -847,7 +884,7 @@ class _Layout:
         free = self._free(members)
         if not free:
             return
-        rows = _rows(free, lines)
+        rows = _rows(free, self.boxes)
         label = LABEL_RATIO * self.body_size
         # running text a superscript can sit beside: not a lone letter (a panel letter)
         normal = [lines[i] for i in free if lines[i].size >= 0.9 * self.body_size and len(self.texts[i].strip()) >= 2]
@@ -950,6 +987,32 @@ class _Layout:
         mark_set = set(marks)
         others = [i for i in indices if i not in mark_set and self.kinds[i] not in (BLANK, FURNITURE)]
         body = [i for i in indices if self.kinds[i] == BODY]  # the marks among them
+        X0, Y0, X1, Y1 = self.boxes.arrays()
+        if not self.boxes.finite:
+            self._figure_marks_one_by_one(marks, others, body)
+            return
+        import numpy as np
+
+        m, b = np.array(marks), np.array(body)
+        mx0, my0, mx1, my1 = X0[m][:, None], Y0[m][:, None], X1[m][:, None], Y1[m][:, None]
+        # a glyph of a longer run on its row (a formula set piece by piece)
+        beside = ((np.minimum(my1, Y1[b]) > np.maximum(my0, Y0[b]))
+                  & (np.maximum(X0[b] - mx1, mx0 - X1[b]) < 0.5 * self.body_size)
+                  & (m[:, None] != b)).any(axis=1)
+        if not others:
+            return
+        o = np.array(others)
+        dx = np.maximum(np.maximum(0.0, X0[o] - mx1), mx0 - X1[o])
+        dy = np.maximum(np.maximum(0.0, Y0[o] - my1), my0 - Y1[o])
+        nearest = (dx * dx + dy * dy).argmin(axis=1)  # the first of equals, as a scan keeps
+        for k, i in enumerate(marks):
+            if not beside[k] and self.kinds[others[nearest[k]]] in (FLOAT, CAPTION):
+                self.kinds[i] = FLOAT
+
+    def _figure_marks_one_by_one(self, marks: list[int], others: list[int], body: list[int]) -> None:
+        """:meth:`_figure_marks` line by line, for boxes with a coordinate that is not a
+        finite number (numpy's minimum and maximum treat NaN otherwise than Python's)."""
+        lines = self.lines
         for i in marks:
             x0, y0, x1, y1 = lines[i].bbox
             if any(j != i and min(y1, lines[j].bbox[3]) > max(y0, lines[j].bbox[1])
@@ -1097,12 +1160,15 @@ def flows(document: Document) -> list[Flow]:
 
 
 class _Builder:
+    """The reading-order text piece by piece: a piece is a span of the original text
+    or an inserted separator. The offset map is laid out from the pieces in one
+    vectorized pass at the end (:meth:`arrays`)."""
+
     def __init__(self, original: str) -> None:
         self.original = original
         self.parts: list[str] = []
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        self.flags = array("H")
+        self.bases: list[int] = []  # where each piece starts in the original (a separator: where it maps)
+        self.separators: list[bool] = []
         self.jumps: list[int] = []
         self.length = 0
         self.prev_end: int | None = None  # original offset where the last piece ended
@@ -1111,18 +1177,16 @@ class _Builder:
         if e <= s:
             return
         self.parts.append(self.original[s:e])
-        self.starts.extend(range(s, e))
-        self.ends.extend(range(s + 1, e + 1))
-        self.flags.extend([0] * (e - s))
+        self.bases.append(s)
+        self.separators.append(False)
         self.length += e - s
         self.prev_end = e
 
     def separator(self, text: str) -> None:
         pos = self.prev_end if self.prev_end is not None else 0
         self.parts.append(text)
-        self.starts.extend([pos] * len(text))
-        self.ends.extend([pos] * len(text))
-        self.flags.extend([LAYOUT] * len(text))
+        self.bases.append(pos)
+        self.separators.append(True)
         self.length += len(text)
 
     def line(self, s: int, e: int) -> None:
@@ -1147,17 +1211,25 @@ class _Builder:
         self.prev_end = None
         self.jumps.append(self.length)
 
-    def result(self) -> Normalized:
-        gaps = array("H", bytes(2 * (self.length + 1)))
-        for j in self.jumps:
-            gaps[j] |= LAYOUT
-        return Normalized(
-            text="".join(self.parts),
-            starts=self.starts,
-            ends=self.ends,
-            flags=self.flags,
-            gaps=gaps,
-        )
+    def arrays(self) -> NormalizedArrays:
+        """A span's characters map one to one onto the original, with no flag; a
+        separator's all map to the empty span where the piece before it ended and
+        carry ``LAYOUT``; every jump is a ``LAYOUT`` gap."""
+        import numpy as np
+
+        count, total = len(self.parts), self.length
+        lengths = np.fromiter(map(len, self.parts), dtype=np.int64, count=count)
+        bases = np.array(self.bases, dtype=np.int64)
+        step = 1 - np.array(self.separators, dtype=np.int64)  # 1 in a span, 0 in a separator
+        first = np.zeros(count, dtype=np.int64)
+        np.cumsum(lengths[:-1], out=first[1:])
+        piece = np.repeat(np.arange(count), lengths)
+        within = (np.arange(total, dtype=np.int64) - first[piece]) * step[piece]
+        starts = bases[piece] + within
+        flags = ((1 - step[piece]) * LAYOUT).astype(np.uint16)
+        gaps = np.zeros(total + 1, dtype=np.uint16)
+        gaps[np.array(self.jumps, dtype=np.int64)] |= np.uint16(LAYOUT)
+        return NormalizedArrays("".join(self.parts), starts, starts + step[piece], flags, gaps)
 
 
 def furniture_lines(document: Document) -> tuple[tuple[int, int, int], ...]:
@@ -1182,6 +1254,12 @@ def reading_order(document: Document) -> Normalized:
     that holds it (it is stored there once computed); :func:`quotelocate.prepare.prepare`
     keeps one per document.
     """
+    return reading_order_arrays(document).normalized()
+
+
+def reading_order_arrays(document: Document) -> NormalizedArrays:
+    """:func:`reading_order` with its offset map in numpy arrays, the form
+    :func:`~quotelocate.normalize.normalize` works in (no round trip through lists)."""
     disk = document.__dict__.get("_extraction_cache")
     if disk is None:
         return _reading_order(document)
@@ -1189,10 +1267,11 @@ def reading_order(document: Document) -> Normalized:
 
     key = document_key(document, "reading-order", layout_version=LAYOUT_VERSION)
     cached = _from_json(disk.get(key), len(document.text))
-    if cached is None:
-        cached = _reading_order(document)
-        disk.put(key, _to_json(cached))
-    return cached
+    if cached is not None:
+        return NormalizedArrays.of(cached)
+    built = _reading_order(document)
+    disk.put(key, _to_json(built.normalized()))
+    return built
 
 
 def _to_json(n: Normalized) -> dict:
@@ -1217,9 +1296,9 @@ def _from_json(payload: object, text_length: int) -> Normalized | None:
     return Normalized(text=text, starts=starts, ends=ends, flags=flags, gaps=gaps)
 
 
-def _reading_order(document: Document) -> Normalized:
+def _reading_order(document: Document) -> NormalizedArrays:
     if not document.lines:
-        return identity(document.text)
+        return NormalizedArrays.identity(document.text)
     layout = _Layout(document)
     lines = document.lines
     out = _Builder(document.text)
@@ -1246,7 +1325,7 @@ def _reading_order(document: Document) -> Normalized:
                     out.separator(" ")
                     start = cut
             out.line(start, end)
-    return out.result()
+    return out.arrays()
 
 
 def _raised_marker(document: Document, line: Line) -> int | None:

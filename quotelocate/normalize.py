@@ -510,15 +510,18 @@ def apply_edits(state: Normalized, edits: Sequence[Edit]) -> Normalized:
 
 _ARRAY_MIN_CHARS = 4096
 """From this many characters on, :func:`normalize` composes the offset map with numpy
-(:class:`_Arrays`): a document's text takes thousands of edits per rule, which
+(:class:`NormalizedArrays`): a document's text takes thousands of edits per rule, which
 :func:`apply_edits` composes one Python slice at a time. Shorter texts (a furniture
 line, a quote) keep the list path, whose set-up costs nothing."""
 
 
-class _Arrays:
-    """The offset map of a :class:`Normalized` as numpy arrays while :func:`normalize`
-    runs the rules over a long text; :func:`apply_edits` on a :class:`Normalized` gives
-    the same result (the tests compare the two)."""
+class NormalizedArrays:
+    """A :class:`Normalized` with its offset map in numpy arrays (``starts`` and
+    ``ends`` int64, ``flags`` and ``gaps`` uint16): the form :func:`normalize` works in
+    on a long text, and the layout reading order is built in, so that it reaches the
+    rules without a round trip through lists. :meth:`apply` gives what
+    :func:`apply_edits` gives on the :class:`Normalized` (the tests compare the two);
+    no method changes an array in place, so one instance may be shared."""
 
     __slots__ = ("text", "starts", "ends", "flags", "gaps")
 
@@ -526,7 +529,7 @@ class _Arrays:
         self.text, self.starts, self.ends, self.flags, self.gaps = text, starts, ends, flags, gaps
 
     @classmethod
-    def identity(cls, text: str) -> "_Arrays":
+    def identity(cls, text: str) -> "NormalizedArrays":
         import numpy as np
 
         n = len(text)
@@ -534,7 +537,7 @@ class _Arrays:
         return cls(text, starts[:n], starts[1:], np.zeros(n, dtype=np.uint16), np.zeros(n + 1, dtype=np.uint16))
 
     @classmethod
-    def of(cls, state: Normalized) -> "_Arrays":
+    def of(cls, state: Normalized) -> "NormalizedArrays":
         import numpy as np
 
         return cls(
@@ -554,7 +557,7 @@ class _Arrays:
             gaps=array("H", self.gaps.astype("<u2" if sys.byteorder == "little" else ">u2").tobytes()),
         )
 
-    def apply(self, edits: Sequence[Edit]) -> "_Arrays":
+    def apply(self, edits: Sequence[Edit]) -> "NormalizedArrays":
         """:func:`apply_edits` in a few vectorized passes: the output is laid out as
         segments (kept text before edit ``k``, then its replacement, ..., then the tail),
         each output character gathers its span from an input position (a replacement's
@@ -616,7 +619,7 @@ class _Arrays:
         removed = ~replaced
         if removed.any():
             np.bitwise_or.at(new_gaps, out_start[1 : 2 * m : 2][removed], (F | touched | gaps[S])[removed])
-        return _Arrays(_apply_text(self.text, edits), self.starts[gs], self.ends[ge], new_flags, new_gaps)
+        return NormalizedArrays(_apply_text(self.text, edits), self.starts[gs], self.ends[ge], new_flags, new_gaps)
 
 
 def _apply_text(text: str, edits: Sequence[Edit]) -> str:
@@ -783,7 +786,7 @@ def rule_markers(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     return [(s, e, "", MARKER_OMITTED) for s, e in ctx.marker_spans if 0 <= s < e <= len(text)]
 
 
-def _positions_of(state: Normalized | _Arrays, spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+def _positions_of(state: Normalized | NormalizedArrays, spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """Document spans in the coordinates of ``state``, whose map may reorder the text
     (the layout reading order) or hold a piece twice; every copy kept whole and in
     order counts, a span split or dropped is left out."""
@@ -805,7 +808,7 @@ def _positions_of(state: Normalized | _Arrays, spans: Sequence[tuple[int, int]])
     return tuple(sorted(out))
 
 
-def _glyph_edits(state: Normalized | _Arrays, glyphs: Sequence[tuple[int, str]]) -> list[Edit]:
+def _glyph_edits(state: Normalized | NormalizedArrays, glyphs: Sequence[tuple[int, str]]) -> list[Edit]:
     """Edits that put the drawn character in place of each mis-mapped one that ``state``
     still holds as it was extracted."""
     drawn = dict(glyphs)
@@ -1019,7 +1022,9 @@ def _enabled(rules: Rules, name: str) -> bool:
     return value not in (False, "off")
 
 
-def normalize(text: str, rules: Rules, *, context: Context | None = None, base: Normalized | None = None) -> Normalized:
+def normalize(
+    text: str, rules: Rules, *, context: Context | None = None, base: Normalized | NormalizedArrays | None = None
+) -> Normalized:
     """Normalize document text, keeping the map to original offsets.
 
     ``base`` lets a caller start from an already mapped text (the layout reader's
@@ -1027,12 +1032,17 @@ def normalize(text: str, rules: Rules, *, context: Context | None = None, base: 
     """
     ctx = context or Context()
     length = len(base.text) if base is not None else len(text)
-    state: Normalized | _Arrays
+    state: Normalized | NormalizedArrays
+    if isinstance(base, NormalizedArrays) and length < _ARRAY_MIN_CHARS:
+        base = base.normalized()
     if length < _ARRAY_MIN_CHARS:
         state = base if base is not None else identity(text)
-        apply: Callable[[Sequence[Edit]], Normalized | _Arrays] = lambda edits: apply_edits(state, edits)  # noqa: E731
+        apply: Callable[[Sequence[Edit]], Normalized | NormalizedArrays] = lambda edits: apply_edits(state, edits)  # noqa: E731
     else:
-        state = _Arrays.of(base) if base is not None else _Arrays.identity(text)
+        if base is None:
+            state = NormalizedArrays.identity(text)
+        else:
+            state = base if isinstance(base, NormalizedArrays) else NormalizedArrays.of(base)
         apply = lambda edits: state.apply(edits)  # noqa: E731
     for name, fn in RULES.items():
         if _enabled(rules, name):
@@ -1045,7 +1055,7 @@ def normalize(text: str, rules: Rules, *, context: Context | None = None, base: 
             if name == "unicode" and ctx.glyphs:
                 state = apply(_glyph_edits(state, ctx.glyphs))
             state = apply(fn(state.text, rules, ctx))
-    return state.normalized() if isinstance(state, _Arrays) else state
+    return state.normalized() if isinstance(state, NormalizedArrays) else state
 
 
 _QUOTE_CTX = Context(is_quote=True)

@@ -18,32 +18,31 @@ and kept here, keyed weakly by the document: it goes when the document goes.
 from __future__ import annotations
 
 import weakref
-from array import array
 
 from .document import Document
 from .furniture import margin_stamps
-from .normalize import Context, Normalized, Rules, normalize
+from .normalize import Context, Normalized, NormalizedArrays, Rules, normalize
 
-_READING_ORDER: weakref.WeakKeyDictionary[Document, Normalized] = weakref.WeakKeyDictionary()
+_READING_ORDER: weakref.WeakKeyDictionary[Document, NormalizedArrays] = weakref.WeakKeyDictionary()
+
+
+def _reading_order_arrays(document: Document) -> NormalizedArrays:
+    """The document's reading order, computed once and kept; shared, never changed in
+    place (the rules build new arrays)."""
+    cached = _READING_ORDER.get(document)
+    if cached is None:
+        from .layout import (
+            reading_order_arrays as compute,  # geometry only matters with layout on
+        )
+
+        cached = _READING_ORDER[document] = compute(document)
+    return cached
 
 
 def reading_order(document: Document) -> Normalized:
     """:func:`quotelocate.layout.reading_order`, computed once per document; each call
     returns a fresh copy that the caller may normalize further."""
-    cached = _READING_ORDER.get(document)
-    if cached is None:
-        from .layout import (
-            reading_order as compute,  # geometry only matters with layout on
-        )
-
-        cached = _READING_ORDER[document] = compute(document)
-    return Normalized(
-        text=cached.text,
-        starts=list(cached.starts),
-        ends=list(cached.ends),
-        flags=array("H", cached.flags),
-        gaps=array("H", cached.gaps),
-    )
+    return _reading_order_arrays(document).normalized()
 
 
 def forget(document: Document) -> None:
@@ -56,7 +55,7 @@ def prepare(document: Document, rules: Rules) -> Normalized:
     base = None
     furniture_spans: tuple[tuple[int, int], ...] = ()
     if rules.layout and document.kind == "pdf":
-        base = reading_order(document)
+        base = _reading_order_arrays(document)
     elif rules.furniture and document.kind == "pdf":
         furniture_spans = margin_stamps(document)
     ctx = Context(

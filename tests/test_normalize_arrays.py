@@ -17,7 +17,7 @@ from quotelocate.normalize import (
     OPTIONAL,
     Context,
     Normalized,
-    _Arrays,
+    NormalizedArrays,
     apply_edits,
     identity,
     normalize,
@@ -56,12 +56,12 @@ def as_tuple(n: Normalized) -> tuple:
 @given(states_and_edits())
 def test_one_step_matches_the_list_composition(case):
     state, edits = case
-    assert as_tuple(_Arrays.of(state).apply(edits).normalized()) == as_tuple(apply_edits(state, edits))
+    assert as_tuple(NormalizedArrays.of(state).apply(edits).normalized()) == as_tuple(apply_edits(state, edits))
 
 
 def test_no_edits_keeps_the_state():
     state = identity("some text")
-    arrays = _Arrays.of(state)
+    arrays = NormalizedArrays.of(state)
     assert arrays.apply([]) is arrays
     assert as_tuple(arrays.normalized()) == as_tuple(state)
 

@@ -1,0 +1,74 @@
+"""The layout's vectorized steps give what their line-by-line forms give: the figure
+marks found with numpy against the scan kept for boxes that are not finite numbers,
+and the reading order kept per document is shared by every set of rules without one
+of them changing it."""
+
+from __future__ import annotations
+
+import pytest
+
+from quotelocate import preset
+from quotelocate.layout import _Boxes, _Layout, classify
+from quotelocate.normalize import NormalizedArrays
+from quotelocate.prepare import forget, prepare, reading_order
+
+from conftest import document
+
+# papers with figures whose panel letters and marks the figure-mark step reads
+FIGURE_PAPERS = ["natneuro2011_ephaptic_coupling.pdf", "arxiv2022_strain_sensor_elsarticle.pdf",
+                 "jcap2008_apparent_accelerations.pdf", "pmj2010_iron_deficiency_hpylori.pdf"]
+
+
+def _one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the layout take the line-by-line figure-mark scan."""
+    arrays = _Boxes.arrays
+
+    def not_finite(self):
+        out = arrays(self)
+        self.finite = False
+        return out
+
+    monkeypatch.setattr(_Boxes, "arrays", not_finite)
+
+
+@pytest.mark.parametrize("name", FIGURE_PAPERS)
+def test_figure_marks_by_numpy_and_one_by_one_agree(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = document(name)
+    vectorized = classify(doc)
+    _one_by_one(monkeypatch)
+    assert classify(doc) == vectorized
+    # the step decides something on these papers: a mark read as part of a figure
+    monkeypatch.setattr(_Layout, "_figure_marks", lambda self, indices: None)
+    assert classify(doc) != vectorized
+
+
+def test_non_finite_box_takes_the_scan() -> None:
+    boxes = _Boxes([])
+    boxes.x0 = [0.0, float("nan")]
+    boxes.y0 = boxes.x1 = boxes.y1 = [0.0, 1.0]
+    boxes.arrays()
+    assert boxes.finite is False
+
+
+@pytest.mark.parametrize("name", ["1706.03762v7.pdf", "acl2020_specter.pdf"])
+def test_shared_reading_order_is_left_unchanged_by_the_rules(name: str) -> None:
+    doc = document(name)
+    forget(doc)
+    first = reading_order(doc)
+    results = {}
+    for rules in (preset("recommended"), preset("exact").replace(layout=True), preset("two-transform").replace(layout=True)):
+        results[rules.fingerprint] = prepare(doc, rules)
+    again = reading_order(doc)
+    assert (again.text, again.starts, again.ends, list(again.flags), list(again.gaps)) == (
+        first.text, first.starts, first.ends, list(first.flags), list(first.gaps))
+    for rules in (preset("recommended"), preset("exact").replace(layout=True)):
+        forget(doc)
+        fresh = prepare(doc, rules)
+        kept = results[rules.fingerprint]
+        assert (fresh.text, fresh.starts, fresh.ends, list(fresh.flags)) == (
+            kept.text, kept.starts, kept.ends, list(kept.flags))
+    # a copy handed out is the caller's: changing it leaves the kept order alone
+    first.starts[0] = -1
+    assert reading_order(doc).starts[0] != -1
+    assert isinstance(prepare(doc, preset("recommended")).starts, list)
+    assert not isinstance(reading_order(doc), NormalizedArrays)
