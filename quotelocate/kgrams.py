@@ -56,14 +56,18 @@ class KgramIndex:
             h <<= shift
             h += wide[j : j + m]
             h %= prime
-        order = np.argsort(h, kind="stable")
-        ranked = h[order]
+        # sort (hash, position) pairs packed in one number (hash above bit 32): the
+        # order of a stable argsort by hash, at the cost of a plain sort
+        keys = np.sort((h << shift) | np.arange(m, dtype=np.uint64))
+        order = (keys & np.uint64(0xFFFFFFFF)).astype(np.int64)
+        ranked = keys >> shift
         # neighbours in hash order with the same hash but a different k-gram
-        same_hash = ranked[1:] == ranked[:-1]
-        differ = np.zeros(len(same_hash), dtype=bool)
+        pairs = np.flatnonzero(ranked[1:] == ranked[:-1])
+        a, b = order[pairs], order[pairs + 1]
+        differ = np.zeros(len(pairs), dtype=bool)
         for j in range(K):
-            differ |= codes[order[1:] + j] != codes[order[:-1] + j]
-        self._collided: set[int] = set(ranked[1:][same_hash & differ].tolist())
+            differ |= codes[a + j] != codes[b + j]
+        self._collided: set[int] = set(ranked[pairs + 1][differ].tolist())
         self._codes = codes
         self._positions = order
         self._hashes: list[int] = ranked.tolist()
@@ -121,13 +125,13 @@ def skeleton(text: str) -> str:
 
 
 def skeleton_with_map(text: str) -> tuple[str, list[int]]:
-    pieces: list[str] = []
-    mapping: list[int] = []
-    prev = 0
-    for m in _INNER_HYPHEN.finditer(text):
-        pieces.append(text[prev : m.start()])
-        mapping.extend(range(prev, m.start()))
-        prev = m.end()
-    pieces.append(text[prev:])
-    mapping.extend(range(prev, len(text)))
-    return "".join(pieces), mapping
+    """:func:`skeleton` and, for each of its characters, its position in ``text``."""
+    removed = [m.start() for m in _INNER_HYPHEN.finditer(text)]  # one hyphen each
+    if not removed:
+        return text, list(range(len(text)))
+    import numpy as np
+
+    keep = np.ones(len(text), dtype=bool)
+    keep[removed] = False
+    pieces = [text[a + 1 : b] for a, b in zip([-1, *removed], [*removed, len(text)])]
+    return "".join(pieces), np.flatnonzero(keep).tolist()
