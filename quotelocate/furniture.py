@@ -120,6 +120,8 @@ def text_furniture(text: str, page_starts: Sequence[int]) -> list[tuple[int, int
       pages (:func:`recurs`);
     * margin stamps: the arXiv identifier line.
     """
+    if len(page_starts) < 2 and "arXiv:" not in text:
+        return []  # one page has no running heads to recur, and no line can be a stamp
     pages = _page_lines(text, page_starts)
     found: list[tuple[int, int]] = []
     for lines in pages:
