@@ -231,19 +231,17 @@ def _percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, max(0, int(q * (len(values) - 1) + 0.5)))]
 
 
-def _body_size(lines: Sequence[Line], texts: Sequence[str]) -> float:
-    """The font size most characters of horizontal text are set in."""
+def _body_size(sizes: Sequence[float], horizontal: Sequence[bool], lengths: Sequence[int]) -> float:
+    """The font size most characters of horizontal text are set in (``lengths``: each
+    line's characters without the spaces around them)."""
     weight: Counter = Counter()
     exact: dict[float, list[float]] = defaultdict(list)
-    for line, text in zip(lines, texts):
-        if not _horizontal(line) or line.size <= 0:
+    for size, across, n in zip(sizes, horizontal, lengths):
+        if not across or size <= 0 or not n:
             continue
-        n = len(text.strip())
-        if not n:
-            continue
-        key = round(line.size * 2) / 2
+        key = round(size * 2) / 2
         weight[key] += n
-        exact[key].append(line.size)
+        exact[key].append(size)
     if not weight:
         return 10.0
     key = weight.most_common(1)[0][0]
@@ -251,21 +249,26 @@ def _body_size(lines: Sequence[Line], texts: Sequence[str]) -> float:
     return sizes[len(sizes) // 2]
 
 
-def _upright(document: Document, texts: Sequence[str]) -> tuple[list[Line], dict[int, tuple[float, float]]]:
+def _upright(document: Document, lengths: Sequence[int]) -> tuple[list[Line], dict[int, tuple[float, float]]]:
     """Lines and page sizes in the frame where each page's text reads left to right.
 
     Most of a page's characters set in one direction make that direction the page's
     reading direction: on a landscape table page (``/Rotate 90``, or a table set
     sideways in a portrait page) the text runs up the unrotated page. Such a page is
     turned so that it runs left to right; its running head then stands vertically in
-    the margin, as a reader of the turned page sees it."""
+    the margin, as a reader of the turned page sees it. ``lengths``: each line's
+    characters without the spaces around them."""
     lines = list(document.lines)
     size: dict[int, tuple[float, float]] = {}
     chars: dict[int, Counter] = defaultdict(Counter)
-    for line, text in zip(lines, texts):
-        dx, dy = line.direction
-        way = (round(dx), round(dy)) if abs(abs(dx) - abs(dy)) > 0.5 else (1, 0)
-        chars[line.page][way] += len(text.strip())
+    ways: dict[tuple[float, float], tuple[int, int]] = {}  # a paper has few directions
+    for line, n in zip(lines, lengths):
+        direction = line.direction
+        way = ways.get(direction)
+        if way is None:
+            dx, dy = direction
+            way = ways[direction] = (round(dx), round(dy)) if abs(abs(dx) - abs(dy)) > 0.5 else (1, 0)
+        chars[line.page][way] += n
     turns: dict[int, tuple[int, int]] = {}
     for page in document.pages:
         width, height = page.width, page.height
@@ -306,11 +309,17 @@ class _Layout:
         self.document = document
         text = document.text
         self.texts = [text[ln.start : ln.end] for ln in document.lines]
-        lines, self.page_size = _upright(document, self.texts)
+        lengths = [len(t.strip()) for t in self.texts]
+        lines, self.page_size = _upright(document, lengths)
         self.lines = lines
         self.boxes = _Boxes(lines)
-        self.horizontal = [_horizontal(ln) for ln in lines]
-        self.body_size = _body_size(lines, self.texts)
+        self.sizes = [ln.size for ln in lines]
+        across: dict[tuple[float, float], bool] = {}  # a paper has few directions
+        for ln in lines:
+            if ln.direction not in across:
+                across[ln.direction] = _horizontal(ln)
+        self.horizontal = [across[ln.direction] for ln in lines]
+        self.body_size = _body_size(self.sizes, self.horizontal, lengths)
         self._word_counts: list[tuple[int, int] | None] = [None] * len(lines)  # (words, tokens), on demand
         self.kinds = [BODY] * len(lines)
         self.flows = [-1] * len(lines)
@@ -322,8 +331,8 @@ class _Layout:
         self.by_page: dict[int, list[int]] = defaultdict(list)
         for i, ln in enumerate(lines):
             self.by_page[ln.page].append(i)
-        for i, t in enumerate(self.texts):
-            if not t.strip():
+        for i, n in enumerate(lengths):
+            if not n:
                 self.kinds[i] = BLANK
         self._furniture()
         for page in document.pages:
@@ -888,6 +897,7 @@ class _Layout:
         label = LABEL_RATIO * self.body_size
         # running text a superscript can sit beside: not a lone letter (a panel letter)
         normal = [lines[i] for i in free if lines[i].size >= 0.9 * self.body_size and len(self.texts[i].strip()) >= 2]
+        stacks: dict[float, tuple[list[int], dict[int, int]]] = {}  # lines of one size, for _in_list
         for i in free:
             line = lines[i]
             if line.size > label or (width and _width(line) >= 0.5 * width) or self._wordy(i, 5):
@@ -897,7 +907,7 @@ class _Layout:
                 min(y1, n.bbox[3]) > max(y0, n.bbox[1]) and n.bbox[0] - x1 <= self.body_size and x0 - n.bbox[2] <= self.body_size
                 for n in normal
             )
-            if not attached and not self._in_list(i, free, width):
+            if not attached and not self._in_list(i, free, width, stacks):
                 self.kinds[i] = FLOAT
         self._axis_ticks(free)
         tabular = [self._cells(row) >= 3 and not any(self._is_para(i) for i in row) for row in rows]
@@ -914,17 +924,26 @@ class _Layout:
                     self._set(row, FLOAT)
             r = end + 1
 
-    def _in_list(self, i: int, free: list[int], width: float) -> bool:
+    def _in_list(self, i: int, free: list[int], width: float,
+                 stacks: dict[float, tuple[list[int], dict[int, int]]] | None = None) -> bool:
         """The line is one of a stack of three or more lines in its size, each right
         under the one before (at most half a line apart, overlapping it), and one of
         them is running text (five words, or half the column wide): a short entry of a
-        reference list or the last line of a paragraph in small type, not a label."""
+        reference list or the last line of a paragraph in small type, not a label.
+        ``stacks`` keeps, per size, the lines of ``free`` in that size top to bottom (and
+        where each stands among them) for the next line of the same ``free``."""
         lines, size = self.lines, self.lines[i].size
-        same = sorted((j for j in free if abs(lines[j].size - size) <= 0.05 * self.body_size),
-                      key=lambda j: lines[j].bbox[1])
+        kept = stacks.get(size) if stacks is not None else None
+        if kept is None:
+            sizes, near = self.sizes, 0.05 * self.body_size
+            same = sorted([j for j in free if abs(sizes[j] - size) <= near], key=self.boxes.y0.__getitem__)
+            kept = (same, {j: k for k, j in enumerate(same)})
+            if stacks is not None:
+                stacks[size] = kept
+        same, place = kept
 
         def next_to(a: int, step: int) -> int | None:
-            k = same.index(a) + step
+            k = place[a] + step
             while 0 <= k < len(same):
                 b = same[k]
                 upper, lower = (lines[a].bbox, lines[b].bbox) if step > 0 else (lines[b].bbox, lines[a].bbox)
