@@ -577,26 +577,25 @@ class NormalizedArrays:
         prev_end = np.empty(m, dtype=np.int64)
         prev_end[0] = 0
         prev_end[1:] = E[:-1]
-        seglen = np.empty(2 * m + 1, dtype=np.int64)
-        seglen[0 : 2 * m : 2] = S - prev_end
-        seglen[1 : 2 * m : 2] = R
-        seglen[2 * m] = n - E[-1]
-        out_start = np.zeros(2 * m + 1, dtype=np.int64)
-        np.cumsum(seglen[:-1], out=out_start[1:])
-        total = int(out_start[-1] + seglen[-1])
-        step = np.zeros(2 * m + 1, dtype=np.int64)
-        step[0::2] = 1
-        base_s = np.empty(2 * m + 1, dtype=np.int64)
-        base_s[0 : 2 * m : 2] = prev_end
-        base_s[1 : 2 * m : 2] = S
-        base_s[2 * m] = E[-1]
-        base_e = base_s.copy()
-        base_e[1 : 2 * m : 2] = E - 1
-        seg = np.repeat(np.arange(2 * m + 1), seglen)
-        offset = (np.arange(total, dtype=np.int64) - out_start[seg]) * step[seg]
-        gs = base_s[seg] + offset
-        ge = base_e[seg] + offset
-        is_rep = (seg & 1).astype(bool)
+        kept = S - prev_end  # characters kept before edit k
+        before = np.cumsum(R) - R  # replacement characters before edit k
+        rep_out = np.cumsum(kept) + before  # where edit k's replacement starts in the output
+        tail_out = int(rep_out[-1] + R[-1])
+        total = tail_out + n - int(E[-1])
+        # every output character gathers from an input position: a kept one from its own
+        # (position + shift, one shift per run of kept text and the replacement after it),
+        # a replaced one from the first position it replaces, set below
+        shift = np.empty(m + 1, dtype=np.int64)
+        shift[:m] = S - rep_out
+        shift[m] = E[-1] - tail_out
+        run = np.empty(m + 1, dtype=np.int64)
+        run[:m] = kept + R
+        run[m] = n - E[-1]
+        gs = np.arange(total, dtype=np.int64)
+        gs += np.repeat(shift, run)
+        rep_edit = np.repeat(np.arange(m), R)
+        rep_pos = rep_out[rep_edit] + (np.arange(len(rep_edit)) - before[rep_edit])
+        gs[rep_pos] = S[rep_edit]
         # what each edit touched: the flags it replaces and the removals inside it
         ext = np.zeros(n + 1, dtype=np.uint16)
         ext[:n] = flags
@@ -607,19 +606,21 @@ class NormalizedArrays:
         inner = np.bitwise_or.reduceat(gaps, bounds)[0::2]
         inner[E - S <= 1] = 0
         touched = (touched | inner) & np.uint16(~OPTIONAL & 0xFFFF)
+        new_starts = self.starts[gs]
+        new_ends = self.ends[gs]
+        new_ends[rep_pos] = self.ends[E[rep_edit] - 1]
         new_flags = flags[gs]
-        rep_edit = seg[is_rep] >> 1
-        new_flags[is_rep] = touched[rep_edit] | F[rep_edit]
-        new_gaps = np.zeros(total + 1, dtype=np.uint16)
-        new_gaps[:total] = gaps[gs]
-        new_gaps[:total][is_rep] = 0
+        new_flags[rep_pos] = touched[rep_edit] | F[rep_edit]
+        new_gaps = np.empty(total + 1, dtype=np.uint16)
+        np.take(gaps, gs, out=new_gaps[:total])
+        new_gaps[rep_pos] = 0
         replaced = R > 0
-        new_gaps[out_start[1 : 2 * m : 2][replaced]] = gaps[S[replaced]]
+        new_gaps[rep_out[replaced]] = gaps[S[replaced]]
         new_gaps[total] = gaps[n]
         removed = ~replaced
         if removed.any():
-            np.bitwise_or.at(new_gaps, out_start[1 : 2 * m : 2][removed], (F | touched | gaps[S])[removed])
-        return NormalizedArrays(_apply_text(self.text, edits), self.starts[gs], self.ends[ge], new_flags, new_gaps)
+            np.bitwise_or.at(new_gaps, rep_out[removed], (F | touched | gaps[S])[removed])
+        return NormalizedArrays(_apply_text(self.text, edits), new_starts, new_ends, new_flags, new_gaps)
 
 
 def _apply_text(text: str, edits: Sequence[Edit]) -> str:
