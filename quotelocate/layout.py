@@ -158,7 +158,7 @@ class _Boxes:
     sort by): the classification reads them thousands of times per page, and an index
     into a list costs a fraction of ``lines[i].bbox[k]``."""
 
-    __slots__ = ("x0", "y0", "x1", "y1", "ys", "_arrays", "finite")
+    __slots__ = ("_arrays", "finite", "x0", "x1", "y0", "y1", "ys")
 
     def __init__(self, lines: Sequence[Line]) -> None:
         boxes = [ln.bbox for ln in lines]
@@ -309,7 +309,7 @@ class _Layout:
         self.document = document
         text = document.text
         self.texts = [text[ln.start : ln.end] for ln in document.lines]
-        lengths = [len(t.strip()) for t in self.texts]
+        self.lengths = lengths = [len(t.strip()) for t in self.texts]
         lines, self.page_size = _upright(document, lengths)
         self.lines = lines
         self.boxes = _Boxes(lines)
@@ -502,29 +502,33 @@ class _Layout:
         """Split the page's lines into scopes (one, or left/right/spanning) with their
         text widths. Two columns: most body-size lines fall on either side of a vertical
         gutter that few of them cross."""
-        lines, size = self.lines, self.body_size
-        cands = [i for i in free if abs(lines[i].size - size) <= 0.15 * size and self._wordy(i, 3)]
+        size, sizes, wordy = self.body_size, self.sizes, self._wordy
+        X0, X1 = self.boxes.x0, self.boxes.x1
+        near = 0.15 * size
+        cands = [i for i in free if abs(sizes[i] - size) <= near and wordy(i, 3)]
         if len(cands) < 8:  # a page set in smaller type (a reference list): use its text
-            cands = [i for i in free if lines[i].size >= 0.6 * size and self._wordy(i, 3)]
+            least = 0.6 * size
+            cands = [i for i in free if sizes[i] >= least and wordy(i, 3)]
         cand_set, free_set = set(cands), set(free)
         if not cands:
             return [(free, 0.0)]
         # the text extent comes from lines of every size: a column of smaller type (a
         # reference list) still reaches the page's right edge
-        extent = [i for i in free if len(self.texts[i].strip()) >= 3] or cands
-        left = _percentile([lines[i].bbox[0] for i in extent], 0.02)
-        right = _percentile([lines[i].bbox[2] for i in extent], 0.98)
+        lengths = self.lengths
+        extent = [i for i in free if lengths[i] >= 3] or cands
+        left = _percentile([X0[i] for i in extent], 0.02)
+        right = _percentile([X1[i] for i in extent], 0.98)
         span = right - left
         if span <= 0:
             return [(free, 0.0)]
         for i in free:
             self.text_width[i] = span
-        wide = sum(1 for i in cands if _width(lines[i]) >= 0.6 * span)
+        wide = sum(1 for i in cands if X1[i] - X0[i] >= 0.6 * span)
         gutter = None
         if len(cands) >= 8 and wide * 2 < len(cands):
             best = None
-            starts = sorted(lines[i].bbox[0] for i in cands)
-            ends = sorted(lines[i].bbox[2] for i in cands)
+            starts = sorted([X0[i] for i in cands])
+            ends = sorted([X1[i] for i in cands])
             x = left + 0.3 * span
             while x <= left + 0.7 * span:
                 # lines that start left of x and end right of it
@@ -538,10 +542,9 @@ class _Layout:
             crossing, g0, g1 = best
             gx = (g0 + g1) / 2
             # running text on both sides; a column of smaller type (references) counts
-            sides = [i for i in free if lines[i].size >= 0.7 * size and _width(lines[i]) >= 0.3 * span
-                     and self._wordy(i, 3)]
-            on_left = sum(1 for i in sides if lines[i].bbox[2] <= gx)
-            on_right = sum(1 for i in sides if lines[i].bbox[0] >= gx)
+            sides = [i for i in free if sizes[i] >= 0.7 * size and X1[i] - X0[i] >= 0.3 * span and wordy(i, 3)]
+            on_left = sum(1 for i in sides if X1[i] <= gx)
+            on_right = sum(1 for i in sides if X0[i] >= gx)
             if on_left >= 3 and on_right >= 3 and crossing * 10 <= 4 * len(cands):
                 gutter = gx
         if gutter is None:
@@ -549,7 +552,7 @@ class _Layout:
         self.two_column.add(number)
         parts: dict[str, list[int]] = {"L": [], "R": [], "S": []}
         for i in self.by_page[number]:
-            x0, _, x1, _ = lines[i].bbox
+            x0, x1 = X0[i], X1[i]
             col = "L" if x1 <= gutter + 2 else "R" if x0 >= gutter - 2 else "S"
             self.column[i] = col
             if i in free_set:
@@ -558,9 +561,7 @@ class _Layout:
         for col, members in parts.items():
             body = [i for i in members if i in cand_set] or members
             if body:
-                widths[col] = _percentile([lines[i].bbox[2] for i in body], 0.95) - _percentile(
-                    [lines[i].bbox[0] for i in body], 0.05
-                )
+                widths[col] = _percentile([X1[i] for i in body], 0.95) - _percentile([X0[i] for i in body], 0.05)
         widths["S"] = span
         for col, members in parts.items():
             for i in members:
@@ -1185,9 +1186,9 @@ class _Builder:
 
     def __init__(self, original: str) -> None:
         self.original = original
-        self.parts: list[str] = []
         self.bases: list[int] = []  # where each piece starts in the original (a separator: where it maps)
-        self.separators: list[bool] = []
+        self.ends: list[int] = []  # where a span ends in the original (a separator: its base)
+        self.separators: list[str | None] = []  # a separator's text; None for a span
         self.jumps: list[int] = []
         self.length = 0
         self.prev_end: int | None = None  # original offset where the last piece ended
@@ -1195,17 +1196,20 @@ class _Builder:
     def span(self, s: int, e: int) -> None:
         if e <= s:
             return
-        self.parts.append(self.original[s:e])
-        self.bases.append(s)
-        self.separators.append(False)
+        if self.separators and self.separators[-1] is None and self.ends[-1] == s:
+            self.ends[-1] = e  # the text goes on: one piece
+        else:
+            self.bases.append(s)
+            self.ends.append(e)
+            self.separators.append(None)
         self.length += e - s
         self.prev_end = e
 
     def separator(self, text: str) -> None:
         pos = self.prev_end if self.prev_end is not None else 0
-        self.parts.append(text)
         self.bases.append(pos)
-        self.separators.append(True)
+        self.ends.append(pos)
+        self.separators.append(text)
         self.length += len(text)
 
     def line(self, s: int, e: int) -> None:
@@ -1236,10 +1240,12 @@ class _Builder:
         carry ``LAYOUT``; every jump is a ``LAYOUT`` gap."""
         import numpy as np
 
-        count, total = len(self.parts), self.length
-        lengths = np.fromiter(map(len, self.parts), dtype=np.int64, count=count)
+        count, total = len(self.bases), self.length
+        original, separators = self.original, self.separators
+        parts = [original[b:e] if t is None else t for b, e, t in zip(self.bases, self.ends, separators)]
+        lengths = np.fromiter(map(len, parts), dtype=np.int64, count=count)
         bases = np.array(self.bases, dtype=np.int64)
-        step = 1 - np.array(self.separators, dtype=np.int64)  # 1 in a span, 0 in a separator
+        step = np.fromiter((t is None for t in separators), dtype=np.int64, count=count)  # 1 in a span, 0 in a separator
         first = np.zeros(count, dtype=np.int64)
         np.cumsum(lengths[:-1], out=first[1:])
         piece = np.repeat(np.arange(count), lengths)
@@ -1248,7 +1254,7 @@ class _Builder:
         flags = ((1 - step[piece]) * LAYOUT).astype(np.uint16)
         gaps = np.zeros(total + 1, dtype=np.uint16)
         gaps[np.array(self.jumps, dtype=np.int64)] |= np.uint16(LAYOUT)
-        return NormalizedArrays("".join(self.parts), starts, starts + step[piece], flags, gaps)
+        return NormalizedArrays("".join(parts), starts, starts + step[piece], flags, gaps)
 
 
 def furniture_lines(document: Document) -> tuple[tuple[int, int, int], ...]:

@@ -523,7 +523,7 @@ class NormalizedArrays:
     :func:`apply_edits` gives on the :class:`Normalized` (the tests compare the two);
     no method changes an array in place, so one instance may be shared."""
 
-    __slots__ = ("text", "starts", "ends", "flags", "gaps")
+    __slots__ = ("ends", "flags", "gaps", "starts", "text")
 
     def __init__(self, text: str, starts, ends, flags, gaps) -> None:
         self.text, self.starts, self.ends, self.flags, self.gaps = text, starts, ends, flags, gaps
