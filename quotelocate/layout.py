@@ -132,7 +132,6 @@ _SECTION_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*)\s*$")
 _SECTION_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*)\s+[A-Z][a-z]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _TICK = re.compile(r"^\s*[-\u2212+]?\d+(?:[.,]\d+)?\s*%?\s*$")
-_TOKEN = re.compile(r"\S+")
 _DIGITS = re.compile(r"\d+")
 
 
@@ -224,6 +223,67 @@ def _caption_label(text: str) -> bool:
     its number changes with the figure, so it is a caption, not a running head."""
     match = _CAPTION.match(text)
     return match is not None and not text[match.end():].strip()
+
+
+_ASCII_SPACE = [chr(c).isspace() for c in range(128)]
+_ASCII_LETTER = [bool(re.fullmatch(r"[^\W\d_]", chr(c))) for c in range(128)]
+
+
+def _word_counts(text: str, lines: Sequence[Line]) -> tuple[list[int], list[int]]:
+    """For each line, how many of its tokens (runs of non-space, as ``str.split`` cuts
+    them) hold a word (two letters in a row, :data:`_WORD`), and how many tokens it has.
+
+    Counted over the whole text at once: every character is classed as space or
+    letter (a table for ASCII, the same tests per distinct other character), a token
+    starts at a non-space after a space, and a token is a word from its first pair of
+    letters on; a line's counts are differences of running sums at its ends. That holds
+    for a line with space (or the text's edge) on both sides, which no token crosses;
+    any other line is counted from its own text."""
+    import numpy as np
+
+    n, count = len(text), len(lines)
+    if not count:
+        return [], []
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    space = np.zeros(n + 1, dtype=bool)  # one more: the text's end counts as space
+    space[n] = True
+    letter = np.zeros(n + 1, dtype=bool)
+    ascii_ = codes < 128
+    space[:n][ascii_] = np.array(_ASCII_SPACE)[codes[ascii_]]
+    letter[:n][ascii_] = np.array(_ASCII_LETTER)[codes[ascii_]]
+    if not ascii_.all():
+        others = ~ascii_
+        distinct, where = np.unique(codes[others], return_inverse=True)
+        chars = [chr(c) for c in distinct.tolist()]
+        space[:n][others] = np.array([ch.isspace() for ch in chars], dtype=bool)[where]
+        letter[:n][others] = np.array([_WORD.fullmatch(ch + ch) is not None for ch in chars], dtype=bool)[where]
+    before = np.empty(n + 1, dtype=bool)  # the character before is a space (or the text's start)
+    before[0] = True
+    before[1:] = space[:n]
+    starts_token = ~space[:n] & before[:n]
+    pairs = np.flatnonzero(letter[:n - 1] & letter[1:n]) if n > 1 else np.zeros(0, dtype=np.int64)
+    token_of = np.cumsum(starts_token)
+    first_pair = np.zeros(n, dtype=bool)
+    if len(pairs):
+        ids = token_of[pairs]
+        keep = np.ones(len(pairs), dtype=bool)
+        keep[1:] = ids[1:] != ids[:-1]
+        first_pair[pairs[keep]] = True
+    token_sum = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(starts_token, out=token_sum[1:])
+    word_sum = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(first_pair, out=word_sum[1:])
+    s = np.fromiter((ln.start for ln in lines), dtype=np.int64, count=count)
+    e = np.fromiter((ln.end for ln in lines), dtype=np.int64, count=count)
+    bounded = (s >= 0) & (s <= e) & (e <= n)
+    s, e = np.where(bounded, s, 0), np.where(bounded, e, 0)
+    bounded &= (before[s] & space[e]) | (s == e)
+    tokens = (token_sum[e] - token_sum[s]).tolist()
+    words = (word_sum[e] - word_sum[s]).tolist()
+    for i in np.flatnonzero(~bounded).tolist():
+        parts = text[lines[i].start : lines[i].end].split()
+        words[i], tokens[i] = sum(map(bool, map(_WORD.search, parts))), len(parts)
+    return words, tokens
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -320,7 +380,7 @@ class _Layout:
                 across[ln.direction] = _horizontal(ln)
         self.horizontal = [across[ln.direction] for ln in lines]
         self.body_size = _body_size(self.sizes, self.horizontal, lengths)
-        self._word_counts: list[tuple[int, int] | None] = [None] * len(lines)  # (words, tokens), on demand
+        self._words, self._tokens = _word_counts(text, document.lines)
         self.kinds = [BODY] * len(lines)
         self.flows = [-1] * len(lines)
         self.column = ["A"] * len(lines)  # A: single column; L, R: columns; S: spans both
@@ -356,12 +416,8 @@ class _Layout:
 
     def _wordy(self, i: int, least: int) -> bool:
         """At least ``least`` words, and words are at least half the tokens."""
-        counts = self._word_counts[i]
-        if counts is None:
-            tokens = self.texts[i].split()  # the runs of non-space, as _TOKEN finds them
-            counts = self._word_counts[i] = (sum(map(bool, map(_WORD.search, tokens))), len(tokens))
-        words, tokens_n = counts
-        return words >= least and words * 2 >= tokens_n
+        words = self._words[i]
+        return words >= least and words * 2 >= self._tokens[i]
 
     def _is_para(self, i: int) -> bool:
         """Running text: body-like size, most of its column wide, made of words."""

@@ -1,14 +1,18 @@
 """The layout's vectorized steps give what their line-by-line forms give: the figure
 marks found with numpy against the scan kept for boxes that are not finite numbers,
+the words of every line counted over the whole text against each line's own tokens,
 and the reading order kept per document is shared by every set of rules without one
 of them changing it."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from quotelocate import preset
-from quotelocate.layout import _Boxes, _Layout, classify
+from quotelocate.document import Line
+from quotelocate.layout import _WORD, _Boxes, _Layout, _word_counts, classify
 from quotelocate.normalize import NormalizedArrays
 from quotelocate.prepare import forget, prepare, reading_order
 
@@ -72,3 +76,38 @@ def test_shared_reading_order_is_left_unchanged_by_the_rules(name: str) -> None:
     assert reading_order(doc).starts[0] != -1
     assert isinstance(prepare(doc, preset("recommended")).starts, list)
     assert not isinstance(reading_order(doc), NormalizedArrays)
+
+
+def _counted_line_by_line(text: str, lines: list[Line]) -> tuple[list[int], list[int]]:
+    words, tokens = [], []
+    for line in lines:
+        parts = text[line.start : line.end].split()
+        words.append(sum(1 for part in parts if _WORD.search(part)))
+        tokens.append(len(parts))
+    return words, tokens
+
+
+def _line(start: int, end: int) -> Line:
+    return Line(1, start, end, (0.0, 0.0, 1.0, 1.0), 10.0, "f", (1.0, 0.0), 0)
+
+
+@given(st.text(alphabet=["a", "\u00e9", "1", "_", " ", "\n", "\t", "\u00a0", "\u00b2", "-", "\u2028", "\x1c", "\ud800"],
+               max_size=30), st.data())
+def test_word_counts_over_the_text_match_each_lines_own(text: str, data) -> None:
+    # the text's own lines (space on both sides) and arbitrary spans (cut inside tokens)
+    lines, pos = [], 0
+    for part in text.split("\n"):
+        lines.append(_line(pos, pos + len(part)))
+        pos += len(part) + 1
+    for _ in range(data.draw(st.integers(0, 4))):
+        start = data.draw(st.integers(0, len(text)))
+        lines.append(_line(start, data.draw(st.integers(start, len(text)))))
+    assert _word_counts(text, lines) == _counted_line_by_line(text, lines)
+
+
+@pytest.mark.parametrize("name", ["1706.03762v7.pdf", "pmj2010_iron_deficiency_hpylori.pdf"])
+def test_word_counts_of_a_paper_match_each_lines_own(name: str) -> None:
+    doc = document(name)
+    words, tokens = _word_counts(doc.text, doc.lines)
+    assert (words, tokens) == _counted_line_by_line(doc.text, list(doc.lines))
+    assert sum(words) > 1000
