@@ -795,13 +795,17 @@ def _positions_of(state: Normalized | NormalizedArrays, spans: Sequence[tuple[in
 
     starts = np.asarray(state.starts, dtype=np.int64)
     ends = np.asarray(state.ends, dtype=np.int64)
-    single = np.flatnonzero(ends - starts == 1)
-    order = single[np.argsort(starts[single], kind="stable")]
-    keys = starts[order]
+    if not len(spans):
+        return ()
+    wanted = np.unique(np.fromiter((s for s, _ in spans), dtype=np.int64, count=len(spans)))
+    # the characters that come from one original character where a span starts, in order
+    found = np.flatnonzero((ends - starts == 1) & np.isin(starts, wanted))
+    at: dict[int, list[int]] = {}
+    for i, s in zip(found.tolist(), starts[found].tolist()):
+        at.setdefault(s, []).append(i)
     out = []
     for s, e in spans:
-        for k in range(int(np.searchsorted(keys, s, "left")), int(np.searchsorted(keys, s, "right"))):
-            i = int(order[k])
+        for i in at.get(s, ()):
             if i + (e - s) <= len(starts) and (starts[i : i + e - s] == np.arange(s, e)).all() and (
                 ends[i : i + e - s] == np.arange(s + 1, e + 1)
             ).all():
