@@ -352,6 +352,9 @@ def test_per_paper_specs_have_one_panel_per_paper(two_papers):
     assert report.paper_latency_spec(ten)["columns"] == 3  # ten papers: a grid of small multiples
     thr = report.paper_throughput_spec(two_papers.by_paper)
     assert thr["encoding"]["y"]["sort"] == ["paper<1>", "second"] and len(thr["data"]["values"]) == 4
+    # the plot keeps its width beside long paper ids: the workbench would otherwise fit the
+    # labels and legend into that width and squeeze the bars to nothing
+    assert thr["autosize"]["type"] == "pad"
     assert not report.several_papers(v.loc[v["paper"] == "second"])
 
 

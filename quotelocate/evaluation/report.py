@@ -509,6 +509,9 @@ def paper_throughput_spec(by_paper: pd.DataFrame, *, width: int = 380) -> dict:
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "title": "Throughput on each paper (whisker: slowest to fastest timing repeat)",
         "data": {"values": rows},
+        # width is the plot's own: long paper ids and the legend come on top of it (a
+        # fitted chart would squeeze the bars to make room for them)
+        "autosize": {"type": "pad", "contains": "padding"},
         "width": width,
         "height": {"step": 8 * len(configs) + 8},
         "encoding": {"y": y, "yOffset": offset},
