@@ -593,6 +593,17 @@ def test_a_set_of_several_papers_draws_latency_and_throughput_per_paper():
     assert throughput["encoding"]["y"]["sort"] == papers and list(rows["paper"]) == papers
     assert (rows["qps_min"] <= rows["qps_max"]).all() and (rows["throughput_qps"] > 0).all()
     assert any("median latencies" in c.value for c in at.caption)
+    # Compare draws them for every config of its grid (one rule varied, no ablation: quick)
+    at.session_state["cmp_mode"] = "one rule varied"
+    at.session_state["cmp_rule"] = "quotes"
+    at.session_state["cmp_ablation"] = False
+    view(at, "Compare")
+    (latency, points), = [(s, d) for s, d in chart_specs(at) if "facet" in s]
+    assert latency["facet"]["sort"] == papers and points["config"].nunique() >= 2
+    assert points.groupby("paper")["config"].nunique().eq(points["config"].nunique()).all()
+    (throughput, rows), = [(s, d) for s, d in chart_specs(at) if s.get("title", "").startswith("Throughput on each")]
+    assert len(rows) == 10 * points["config"].nunique()
+    view(at, "Evaluate")
     # narrowed to one paper the page is a one-paper page again: no chart per paper
     at.selectbox(key="paper").set_value("pldi2009_tracemonkey").run()
     specs = chart_specs(ok(at))
