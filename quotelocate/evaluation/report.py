@@ -453,7 +453,8 @@ def paper_latency_spec(verdicts: pd.DataFrame, *, columns: int = PAPER_COLUMNS, 
     rows += [{"kind": "mark", **r} for r in marks.assign(latency_ms=marks["latency_ms"].clip(lower=floor)).to_dict("records")]
     papers = list(dict.fromkeys(ecdf["paper"]))
     configs = list(dict.fromkeys(ecdf["config"]))
-    x = {"field": "latency_ms", "type": "quantitative", "scale": {"type": "log"}, "title": "ms per quote (log)"}
+    x = {"field": "latency_ms", "type": "quantitative", "scale": {"type": "log"}, "title": "ms per quote (log)",
+         "axis": {"labelOverlap": "greedy", "labelSeparation": 4}}  # a narrow panel: drop a tick label rather than overprint it
     y = {"field": "share", "type": "quantitative", "title": "share of quotes", "axis": {"format": "%"},
          "scale": {"domain": [0, 1]}}
     color = {"field": "config", "type": "nominal", "sort": configs, "title": "config"}
