@@ -12,6 +12,7 @@ import shutil
 import urllib.parse
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
@@ -563,7 +564,7 @@ def test_a_set_of_several_papers_breaks_down_per_paper_and_narrows_to_one():
     assert stale.selectbox(key="paper").value == "all papers"
 
 
-def chart_specs(at: AppTest) -> list[tuple[dict, "pd.DataFrame | None"]]:
+def chart_specs(at: AppTest) -> list[tuple[dict, pd.DataFrame | None]]:
     """Every Vega-Lite chart on the page: its spec, and the top-level data the chart
     element carries apart from the spec (None when its data sits in the spec's layers)."""
     import json
