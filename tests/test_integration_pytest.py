@@ -133,10 +133,19 @@ def test_plugin_fixture_through_the_entry_point(pytester: pytest.Pytester):
 
         def test_invented(quotelocate_doc):
             assert_quoted("Our model achieves 28.3 BLEU on the WMT 2014", quotelocate_doc("paper.txt"))
+
+        def test_the_error_carries_the_schema_form_verdict(quotelocate_doc):
+            import pytest
+
+            with pytest.raises(AssertionError) as info:
+                assert_quoted("Our model achieves 28.3 BLEU on the WMT 2014", quotelocate_doc("paper.txt"))
+            record = info.value.record
+            assert record == {"quote": "Our model achieves 28.3 BLEU on the WMT 2014", **info.value.verdict.to_dict()}
+            assert (record["status"], record["cause"], record["near_miss"]["page"]) == ("not-found", "number-changed", 1)
         """
     )
     result = pytester.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(passed=2, failed=1)
+    result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
             "*AssertionError: quote not found in *paper.txt (cause: number-changed)",
