@@ -182,6 +182,7 @@ class Locator:
         cached = prepared_cache.load(document, rules)
         self.norm = prepare(document, rules) if cached is None else cached
         self._text = self.norm.text
+        self._starts, self._ends, self._original = self.norm.starts, self.norm.ends, document.text
         self._both = rules.hyphenation == "both"
         if self._both:
             self._skel, skel_map = skeleton_with_map(self._text)
@@ -205,6 +206,7 @@ class Locator:
         self._template.update(fingerprint=self.fingerprint, paper_sha256=document.sha256, document=document)
         self._accepted = dict(self._template, accepted=True)  # what every acceptance shares
         self._chunk_starts = [c.start for c in self.chunks]
+        self._chunk_ends = [c.end for c in self.chunks]
         self._page_starts = [p.start for p in document.pages]
         self._page_ends = [p.end for p in document.pages]
         self._one_page = [(p.number,) for p in document.pages]
@@ -347,6 +349,7 @@ class Locator:
         other.chunks = chunks
         other._group_size = group_size
         other._chunk_starts = [c.start for c in chunks]
+        other._chunk_ends = [c.end for c in chunks]
         return other
 
     # -- internals ------------------------------------------------------------------------
@@ -632,14 +635,13 @@ class Locator:
         return (HYPHEN_KEEP if kept else 0) | (HYPHEN_DROP if dropped else 0)
 
     def _boundaries_ok(self, q: str, a: int, b: int) -> bool:
-        norm, text = self.norm, self._text
-        starts, ends = norm.starts, norm.ends
+        text, starts, ends = self._text, self._starts, self._ends
         s, e = starts[a], ends[b - 1]
         if a > 0 and s == starts[a - 1] and ends[a] == ends[a - 1]:
             return False  # inside one expansion (ligature, NFKC)
         if b < len(text) and starts[b] == starts[b - 1] and ends[b] == e:
             return False
-        original = self.document.text
+        original = self._original
         # a position between two ASCII characters other than CR LF is always a cluster
         # boundary: only other positions need the full check
         if s > 0:
@@ -792,10 +794,14 @@ class Locator:
     # -- helpers for views -----------------------------------------------------------------
     def chunks_containing(self, start: int, end: int) -> tuple[int, ...]:
         """Indices of the chunks that contain ``[start, end)`` entirely."""
-        starts = self._chunk_starts
+        ends = self._chunk_ends
+        i = bisect_right(self._chunk_starts, start) - 1
+        if i < 0 or ends[i] < end:
+            return ()
+        if i == 0 or ends[i - 1] < end:  # the common case: one chunk
+            return (self.chunks[i].index,)
         out = []
-        i = bisect_right(starts, start) - 1
-        while i >= 0 and self.chunks[i].end >= end:
+        while i >= 0 and ends[i] >= end:
             out.append(self.chunks[i].index)
             i -= 1
         return tuple(reversed(out))
