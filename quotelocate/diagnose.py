@@ -386,14 +386,19 @@ class Diagnoser:
         votes: dict[int, int] = {}
         shifts: dict[int, int] = {}
         first: dict[int, int] = {}
+        get, vote = index.get, votes.get
         for i in range(0, last, step):
-            positions = index.get(key[i : i + k], ())
+            positions = get(key[i : i + k], ())
             if 0 < len(positions) <= 20:
                 for p in positions:
-                    bucket = (p - i) // 32
-                    votes[bucket] = votes.get(bucket, 0) + 1
-                    shifts[p - i] = shifts.get(p - i, 0) + 1
-                    first.setdefault(p - i, i)
+                    s = p - i
+                    bucket = s // 32
+                    votes[bucket] = vote(bucket, 0) + 1
+                    if s in shifts:
+                        shifts[s] += 1
+                    else:  # the first k-gram to vote for this shift
+                        shifts[s] = 1
+                        first[s] = i
         if not votes:
             return None
         best = max(votes, key=lambda b: (votes[b], -b))
