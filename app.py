@@ -425,6 +425,8 @@ def render_compare(evaluation: Evaluation, ablation: pd.DataFrame | None, flips:
     st.markdown("**Latency per config**")
     st.vega_lite_chart(report.latency_spec(evaluation.verdicts), width="content")
     st.altair_chart(report.throughput_chart(evaluation.metrics), width="content")
+    if report.several_papers(evaluation.verdicts):
+        render_paper_timing(evaluation.verdicts, evaluation.by_paper)
     st.markdown("**Per-tag error rate**")
     st.altair_chart(report.tag_heatmap(evaluation.by_tag), width="content")
     if ablation is not None:
@@ -433,6 +435,17 @@ def render_compare(evaluation: Evaluation, ablation: pd.DataFrame | None, flips:
         st.dataframe(ablation.round(4), hide_index=True, width="stretch")
     st.markdown(f"**Quotes whose verdict flips** between `{pair[0]}` and `{pair[1]}`: {len(flips)}")
     st.dataframe(flips, hide_index=True, width="stretch")
+
+
+def render_paper_timing(verdicts: pd.DataFrame, by_paper: pd.DataFrame) -> None:
+    """Latency and throughput on each paper of a multi-paper evaluation; the paper ids
+    reach Vega-Lite as data (panel headers and axis labels), never as markup."""
+    st.markdown("**Latency on each paper**")
+    st.caption(report.PAPER_LATENCY_TEXT)
+    st.vega_lite_chart(report.paper_latency_spec(verdicts), width="content")
+    st.markdown("**Throughput on each paper**")
+    st.caption(report.PAPER_THROUGHPUT_TEXT)
+    st.vega_lite_chart(report.paper_throughput_spec(by_paper), width="content")
 
 
 def render_near_miss(nm: Any, heading: str) -> None:
@@ -619,6 +632,9 @@ def evaluate_view(quote_set: QuoteSet, choices: dict[str, Any]) -> None:
     if quote_set.multi_paper:
         st.markdown("**Per paper** (pick one under *Paper* in the sidebar to narrow every view to it)")
         st.dataframe(paper_table(ev.by_paper.loc[ev.by_paper["config"] == name]), hide_index=True, width="stretch")
+        mine = ev.verdicts.loc[ev.verdicts["config"] == name]
+        if report.several_papers(mine):
+            render_paper_timing(mine, ev.by_paper.loc[ev.by_paper["config"] == name])
     if st.button("Save this evaluation to the run store", key="save_eval"):
         save_run(ev)
 

@@ -64,6 +64,23 @@ def test_sample_config_passes_faithful_quotes_and_fails_invented_ones(tmp_path):
     assert invented["score"] == 0 and "(cause: number-changed)" in invented["reason"]
     assert "28.[-4-]{+3+} BLEU" in invented["reason"]
     assert "0 quoted passage(s) in the output" in component("no quote at all")["reason"]
+    # every quote's verdict comes back through promptfoo in the published schema form, and
+    # promptfoo lists one result per quote beside the assertion's own
+    import jsonschema
+
+    from quotelocate.schema import load_schema
+
+    validator = jsonschema.Draft202012Validator(load_schema("verdict"))
+    curly = rows["two faithful quotes, curly marks"]["gradingResult"]["componentResults"]
+    records = curly[0]["metadata"]["verdicts"]
+    assert [r["accepted"] for r in records] == [True, True] and records[1]["quote"] == "The Transformer follows this overall architecture"
+    assert [c["metadata"]["verdict"] for c in curly[1:]] == records
+    crossing = component("faithful quote across a page break")["metadata"]["verdicts"][0]
+    assert (crossing["status"], crossing["pages"]) == ("normalized", [6, 7])
+    assert invented["metadata"]["verdicts"][0]["cause"] == "number-changed"
+    for row in rows.values():
+        for record in row["gradingResult"]["componentResults"][0]["metadata"]["verdicts"]:
+            assert [e.message for e in validator.iter_errors(record)] == []
 
 
 def test_a_bad_option_fails_with_a_reason_naming_it(tmp_path):

@@ -184,6 +184,7 @@ class Diagnoser:
         self._unmarked: str | None = None
         self._unpunct: str | None = None
         self._unglued: str | None = None
+        self._any_glued: bool | None = None
         self._accented: str | None = None
         self._flat: str | None = None
 
@@ -229,6 +230,14 @@ class Diagnoser:
         if self._unglued is None:
             self._unglued = self._key(_UNGLUE.sub("", self.text))
         return self._unglued
+
+    @property
+    def any_glued(self) -> bool:
+        """Whether the text has any marker glued to a word, found once: the search scans
+        the whole text (a lookbehind at every position), milliseconds per rejection."""
+        if self._any_glued is None:
+            self._any_glued = _UNGLUE.search(self.text) is not None
+        return self._any_glued
 
     @property
     def accented(self) -> str:
@@ -302,7 +311,7 @@ class Diagnoser:
             glued = self._glued_marker(skel, at + len(key))
             if glued:
                 return "marker-glued", glued
-        elif _UNGLUE.search(self.text) and (idx := self.unglued.find(key)) >= 0:
+        elif self.any_glued and (idx := self.unglued.find(key)) >= 0:
             return "marker-glued", self._unglued_detail(self.unglued, idx, len(key))
         elif not self.locator.rules.accents and key in self.accented:
             return "accent-split", (
@@ -377,14 +386,19 @@ class Diagnoser:
         votes: dict[int, int] = {}
         shifts: dict[int, int] = {}
         first: dict[int, int] = {}
+        get, vote = index.get, votes.get
         for i in range(0, last, step):
-            positions = index.get(key[i : i + k], ())
+            positions = get(key[i : i + k], ())
             if 0 < len(positions) <= 20:
                 for p in positions:
-                    bucket = (p - i) // 32
-                    votes[bucket] = votes.get(bucket, 0) + 1
-                    shifts[p - i] = shifts.get(p - i, 0) + 1
-                    first.setdefault(p - i, i)
+                    s = p - i
+                    bucket = s // 32
+                    votes[bucket] = vote(bucket, 0) + 1
+                    if s in shifts:
+                        shifts[s] += 1
+                    else:  # the first k-gram to vote for this shift
+                        shifts[s] = 1
+                        first[s] = i
         if not votes:
             return None
         best = max(votes, key=lambda b: (votes[b], -b))

@@ -67,6 +67,9 @@ VERDICT_CAUSES: tuple[str, ...] = tuple(c for part in get_args(VerdictCause) for
 """Every cause a verdict can carry (what the published verdict schema lists)."""
 ACCEPTED_STATUSES = frozenset({"exact", "normalized", "group-fallback"})
 SCOPES = ("chunk", "group", "document")
+_FEW_CANDIDATES = 12
+"""Up to this many positions of a quote's first k-gram are checked one by one: a
+``startswith`` per position costs less than looking up another k-gram."""
 _HYPHENS = ("-", "\u2010")
 _ELLIPSIS_RE = re.compile(r"\s*(?:\[\s*(?:\.\s?\.\s?\.|\u2026)\s*\]|\.\s?\.\s?\.|\u2026)\s*")
 """An ellipsis in a quote: ``...``, ``. . .``, ``…`` or any of them in brackets."""
@@ -179,6 +182,7 @@ class Locator:
         cached = prepared_cache.load(document, rules)
         self.norm = prepare(document, rules) if cached is None else cached
         self._text = self.norm.text
+        self._starts, self._ends, self._original = self.norm.starts, self.norm.ends, document.text
         self._both = rules.hyphenation == "both"
         if self._both:
             self._skel, skel_map = skeleton_with_map(self._text)
@@ -200,7 +204,12 @@ class Locator:
         self._furniture: list[tuple[int, int, Normalized]] | None = None
         self._template: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Verdict)}
         self._template.update(fingerprint=self.fingerprint, paper_sha256=document.sha256, document=document)
+        self._accepted = dict(self._template, accepted=True)  # what every acceptance shares
         self._chunk_starts = [c.start for c in self.chunks]
+        self._chunk_ends = [c.end for c in self.chunks]
+        self._page_starts = [p.start for p in document.pages]
+        self._page_ends = [p.end for p in document.pages]
+        self._one_page = [(p.number,) for p in document.pages]
         self._enough_words = re.compile(r"\w+(?:\W+\w+){%d}" % max(rules.min_words - 1, 0)) if rules.min_words else re.compile("")
         self.norm.rule_flags(0, 0)  # build the flag index now
         self.build_seconds = time.perf_counter() - t0
@@ -279,24 +288,27 @@ class Locator:
                 chosen = in_chunk[0]
             else:
                 status = "group-fallback"
-        values = self._template.copy()
-        self._place(chosen, qflags, quote, values)
+        start, end, segments, pages, names = self._where(chosen, qflags, quote)
         if status is None:
-            status = "normalized" if values["rules"] else "exact"
-        if status == "exact":
-            reason = "verbatim in the text"
-        elif status == "normalized":
-            reason = "verbatim after " + ", ".join(values["rules"])
+            status, reason = _accepted_reason(names)
         else:
             reason = f"crosses or lies outside chunk {cited_chunk} but inside its group"
         distinct = len(inside)
+        # a copy of a same-sized dict, then stores, is several times faster than a dict
+        # display of all the fields (which grows its table key by key)
+        values = self._accepted.copy()
         values["quote"] = quote
-        values["scope"] = scope
-        values["cited_chunk"] = cited_chunk
-        values["accepted"] = True
         values["status"] = status
+        values["start"] = start
+        values["end"] = end
+        values["pages"] = pages
+        values["spans"] = segments
+        values["rules"] = names
         values["occurrences"] = distinct
         values["ambiguous"] = distinct > 1
+        values["scope"] = scope
+        values["cited_chunk"] = cited_chunk
+        values["chunks"] = self.chunks_containing(start, end)
         values["reason"] = reason
         verdict = object.__new__(Verdict)
         object.__setattr__(verdict, "__dict__", values)
@@ -337,6 +349,7 @@ class Locator:
         other.chunks = chunks
         other._group_size = group_size
         other._chunk_starts = [c.start for c in chunks]
+        other._chunk_ends = [c.end for c in chunks]
         return other
 
     # -- internals ------------------------------------------------------------------------
@@ -430,14 +443,14 @@ class Locator:
             return None
         index = self._index
         best = index.get(key[:K], ())
-        if len(best) <= 2:  # the common case: a rare first k-gram
+        if len(best) <= _FEW_CANDIDATES:  # the common case: a rare first k-gram
             return best
         best_off = 0
         for off in ((n - K) // 2, n - K):
             positions = index.get(key[off : off + K], ())
             if len(positions) < len(best):
                 best, best_off = positions, off
-                if len(best) <= 2:
+                if len(best) <= _FEW_CANDIDATES:
                     break
         return [p - best_off for p in best if p >= best_off] if best_off else best
 
@@ -485,7 +498,12 @@ class Locator:
         ``key`` and must stand right before/after the key's match in the text."""
         both = self._both
         hay = self._skel
-        cands = self._candidates(key)
+        if len(key) >= K:
+            cands = self._index.get(key[:K], ())
+            if len(cands) > _FEW_CANDIDATES:
+                cands = self._candidates(key)
+        else:
+            cands = None
         if cands is None:
             cands = []
             i = hay.find(key)
@@ -493,11 +511,15 @@ class Locator:
                 cands.append(i)
                 i = hay.find(key, i + 1)
         out: list[_Occurrence] = []
+        if not cands:
+            return out
+        startswith = hay.startswith
         norm = self.norm
         starts, ends, jumps, skel_map = norm.starts, norm.ends, self._jumps, self._skel_map
+        unverifiable, markers, rule_flags = self._unverifiable, self._markers, norm.rule_flags
         n = len(key)
         for p in cands:
-            if not hay.startswith(key, p):
+            if not startswith(key, p):
                 continue
             if both:
                 a = skel_map[p]  # type: ignore[index]
@@ -521,14 +543,16 @@ class Locator:
                 continue
             start, end = starts[a], ends[b - 1]
             segments = None
-            if jumps and bisect_left(jumps, a + 1) < bisect_left(jumps, b):
-                # the layout reading order jumps inside the match: cover every piece
-                segments = norm.segments(a, b)
-                start, end = min(s for s, _ in segments), max(e for _, e in segments)
-            if self._unverifiable and any(s < end and start < e for s, e in self._unverifiable):
+            if jumps:
+                i = bisect_left(jumps, a + 1)
+                if i < len(jumps) and jumps[i] < b:
+                    # the layout reading order jumps inside the match: cover every piece
+                    segments = norm.segments(a, b)
+                    start, end = min(s for s, _ in segments), max(e for _, e in segments)
+            if unverifiable and any(s < end and start < e for s, e in unverifiable):
                 continue
-            flags = norm.rule_flags(a, b)
-            if b in self._markers:
+            flags = rule_flags(a, b)
+            if b in markers:
                 flags |= MARKER_OMITTED  # the match ends right before a removed marker
             if decided:
                 flags = (flags & ~HYPHEN_KEEP) | decided
@@ -611,22 +635,27 @@ class Locator:
         return (HYPHEN_KEEP if kept else 0) | (HYPHEN_DROP if dropped else 0)
 
     def _boundaries_ok(self, q: str, a: int, b: int) -> bool:
-        norm, text = self.norm, self._text
-        starts, ends = norm.starts, norm.ends
-        if a > 0 and starts[a] == starts[a - 1] and ends[a] == ends[a - 1]:
-            return False  # inside one expansion (ligature, NFKC)
-        if b < len(text) and starts[b] == starts[b - 1] and ends[b] == ends[b - 1]:
-            return False
-        original = self.document.text
+        text, starts, ends = self._text, self._starts, self._ends
         s, e = starts[a], ends[b - 1]
-        if not (_plain_ascii_boundary(original, s) and _plain_ascii_boundary(original, e)) and (
-            not cluster_boundary(original, s) or not cluster_boundary(original, e)
-        ):
+        if a > 0 and s == starts[a - 1] and ends[a] == ends[a - 1]:
+            return False  # inside one expansion (ligature, NFKC)
+        if b < len(text) and starts[b] == starts[b - 1] and ends[b] == e:
+            return False
+        original = self._original
+        # a position between two ASCII characters other than CR LF is always a cluster
+        # boundary: only other positions need the full check
+        if s > 0:
+            pair = original[s - 1 : s + 1]
+            if (not pair.isascii() or pair == "\r\n") and not cluster_boundary(original, s):
+                return False
+        pair = original[e - 1 : e + 1]
+        if (not pair.isascii() or pair == "\r\n") and not cluster_boundary(original, e):
             return False
         if self.rules.word_boundaries:
-            if a > 0 and _word_char(text[a - 1]) and _word_char(q[0]) and not self._after_marker(a, q):
+            # a character up to U+0020 (a space, a control) is never a word character
+            if a > 0 and text[a - 1] > " " and _word_char(text[a - 1]) and _word_char(q[0]) and not self._after_marker(a, q):
                 return False
-            if b < len(text) and _word_char(text[b]) and _word_char(q[-1]):
+            if b < len(text) and text[b] > " " and _word_char(text[b]) and _word_char(q[-1]):
                 return False
         return True
 
@@ -647,15 +676,23 @@ class Locator:
         original = self.document.text
         return o == 0 or original[o - 1] in "\n\f"
 
-    def _place(self, o: _Occurrence, qflags: int, quote: str, into: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Where an occurrence is: offsets, spans, pages, chunks and the rules it needed
-        (written into ``into`` when given, the verdict's values on the hot path)."""
+    def _where(
+        self, o: _Occurrence, qflags: int, quote: str
+    ) -> tuple[int, int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[str, ...]]:
+        """Where an occurrence is: (start, end, spans, pages, the rules it needed)."""
         doc = self.document
         flags = o.flags | qflags
-        segments = o.segments or ((o.start, o.end),)
-        if len(segments) == 1:
+        segments = o.segments
+        if not segments:
+            start, end = o.start, o.end
+            segments = ((start, end),)
+            exact = end - start == len(quote) and doc.text.startswith(quote, start)
+            i = max(bisect_right(self._page_starts, start) - 1, 0)
+            # most quotes lie on one page: its tuple is made once per locator
+            pages = self._one_page[i] if end <= self._page_ends[i] + 1 else doc.pages_for(start, end)
+        elif len(segments) == 1:
             start, end = segments[0]
-            exact = doc.text[start:end] == quote
+            exact = end - start == len(quote) and doc.text.startswith(quote, start)
             pages = doc.pages_for(start, end)
         else:
             if not flags & ELLIPSIS:
@@ -663,14 +700,14 @@ class Locator:
             start, end = min(s for s, _ in segments), max(e for _, e in segments)
             exact = False
             pages = tuple(sorted({p for s, e in segments for p in doc.pages_for(s, e)}))
-        out = {} if into is None else into
-        out["start"] = start
-        out["end"] = end
-        out["spans"] = segments
-        out["pages"] = pages
-        out["rules"] = () if exact else _rule_names(flags)
-        out["chunks"] = self.chunks_containing(start, end)
-        return out
+        return start, end, segments, pages, () if exact else _rule_names(flags)
+
+    def _place(self, o: _Occurrence, qflags: int, quote: str) -> dict[str, Any]:
+        """Where an occurrence is, as a verdict's values: offsets, spans, pages, chunks
+        and the rules it needed."""
+        start, end, segments, pages, names = self._where(o, qflags, quote)
+        return {"start": start, "end": end, "spans": segments, "pages": pages, "rules": names,
+                "chunks": self.chunks_containing(start, end)}  # fmt: skip
 
     def _describe_place(self, o: _Occurrence) -> str:
         pages = self.document.pages_for(o.start, o.end)
@@ -757,10 +794,14 @@ class Locator:
     # -- helpers for views -----------------------------------------------------------------
     def chunks_containing(self, start: int, end: int) -> tuple[int, ...]:
         """Indices of the chunks that contain ``[start, end)`` entirely."""
-        starts = self._chunk_starts
+        ends = self._chunk_ends
+        i = bisect_right(self._chunk_starts, start) - 1
+        if i < 0 or ends[i] < end:
+            return ()
+        if i == 0 or ends[i - 1] < end:  # the common case: one chunk
+            return (self.chunks[i].index,)
         out = []
-        i = bisect_right(starts, start) - 1
-        while i >= 0 and self.chunks[i].end >= end:
+        while i >= 0 and ends[i] >= end:
             out.append(self.chunks[i].index)
             i -= 1
         return tuple(reversed(out))
@@ -803,14 +844,6 @@ def marker_key(text: str) -> str:
     return "".join(text.translate(_MARKER_FOLD).replace("[", "").replace("]", "").split())
 
 
-def _plain_ascii_boundary(text: str, pos: int) -> bool:
-    """True when ``pos`` sits between two ASCII characters that are not the one ASCII
-    grapheme cluster, CR LF: such a position is always a cluster boundary, so the
-    hot path can skip the full check."""
-    pair = text[max(pos - 1, 0) : pos + 1]
-    return pair.isascii() and pair != "\r\n"
-
-
 def _word_char(ch: str) -> bool:
     """:func:`~quotelocate.normalize.is_word_char` with an inline fast path."""
     return ch.isalnum() or ch == "_" or (not ch.isascii() and is_word_char(ch))
@@ -819,6 +852,14 @@ def _word_char(ch: str) -> bool:
 @functools.lru_cache(maxsize=512)
 def _rule_names(flags: int) -> tuple[str, ...]:
     return flag_names(flags & ~OPTIONAL)
+
+
+@functools.lru_cache(maxsize=512)
+def _accepted_reason(names: tuple[str, ...]) -> tuple[Status, str]:
+    """Status and reason of a match in the cited material that needed rules ``names``."""
+    if not names:
+        return "exact", "verbatim in the text"
+    return "normalized", "verbatim after " + ", ".join(names)
 
 
 def locate(

@@ -19,79 +19,83 @@ AssertionError: quote not found in <text> (cause: number-changed)
   diff:    model achieves 28.[-4-]{+3+} BLEU on the WMT 2014 task[-.-]
   (document side [-...-], quote side {+...+}; rules ql2-998929d2b5614cd5)
 
-Documents opened from a path and their indexes are kept (a few of each, keyed by the
-file's path, size and modification time and by the rules), so many assertions against
-one paper index it once. This module imports only the core; the pytest plugin
-(:mod:`quotelocate.integrations.pytest_plugin`) adds a fixture on top of it.
+The AssertionError carries the verdict too: ``verdict`` (the
+:class:`~quotelocate.locate.Verdict`) and ``record`` (its published schema form,
+:func:`~quotelocate.verify.verdict_record`, what ``quotelocate schema verdict`` describes).
+
+Documents and their indexes go through one :class:`~quotelocate.verify.Verifier` for the
+whole process (a few documents at a time, a path known by the file's path, size and
+modification time), so many assertions against one paper open and index it once, and the
+verdict is the one :func:`~quotelocate.verify.verify` gives. This module imports only the
+core; the pytest plugin (:mod:`quotelocate.integrations.pytest_plugin`) adds a fixture
+on top of it.
 """
 
 from __future__ import annotations
 
 import os
-from collections import OrderedDict
 from pathlib import Path
 from typing import Union
 
 from .chunks import Chunking
 from .document import Document
-from .errors import ConfigError
+from .errors import ConfigError, DocumentError
 from .locate import Locator, Verdict
 from .normalize import Rules, preset
+from .verify import Verifier, verdict_record
 
 DocumentLike = Union[Document, Locator, str, os.PathLike]
 """What :func:`assert_quoted` checks against: a document, a ready locator, or a path."""
 
 _CACHE_SIZE = 8
-_documents: OrderedDict[tuple, Document] = OrderedDict()
-_locators: OrderedDict[tuple, Locator] = OrderedDict()
+_verifier = Verifier({}, cache_size=_CACHE_SIZE)
+"""The documents and locators of this process's assertions and of the adapters built on them."""
+
+
+def shared_verifier() -> Verifier:
+    """The :class:`Verifier` :func:`assert_quoted`, the promptfoo assertion and the LlamaIndex
+    evaluator share: it keeps the last few documents used, each opened and indexed once."""
+    return _verifier
+
+
+def source_id(document_or_path: DocumentLike, *, verifier: Verifier | None = None) -> str:
+    """Add ``document_or_path`` to ``verifier`` (default: :func:`shared_verifier`) and
+    return the id it has there: a path's resolved path, size and modification time (a
+    file that changed is a new document), or a Document's or Locator's identity."""
+    verifier = _verifier if verifier is None else verifier
+    if isinstance(document_or_path, (Document, Locator)):
+        kind = "document" if isinstance(document_or_path, Document) else "locator"
+        doc_id = f"<{kind} {id(document_or_path):x}>"
+        verifier.add(doc_id, document_or_path)
+        return doc_id
+    if not isinstance(document_or_path, (str, os.PathLike)):
+        raise ConfigError(
+            f"document_or_path: expected a Document, a Locator or a path, got {type(document_or_path).__name__}"
+        )
+    p = Path(document_or_path).resolve()
+    try:
+        st = p.stat()
+    except OSError as exc:
+        Document.open(document_or_path)  # raises the DocumentError naming the file
+        raise DocumentError(f"{document_or_path}: {exc.strerror or exc}") from None
+    doc_id = f"{p} ({st.st_size} bytes, modified {st.st_mtime_ns})"
+    if doc_id not in verifier:
+        verifier.add(doc_id, Path(document_or_path))  # the document is named as the caller named it
+    return doc_id
 
 
 def open_document(path: str | os.PathLike) -> Document:
     """:meth:`Document.open`, remembered while the file keeps its size and modification time."""
-    p = Path(path).resolve()
-    try:
-        st = p.stat()
-    except OSError:
-        return Document.open(path)  # raises DocumentError naming the file
-    key = (str(p), st.st_size, st.st_mtime_ns)
-    doc = _documents.get(key)
-    if doc is None:
-        doc = Document.open(p)
-        _remember(_documents, key, doc)
-    else:
-        _documents.move_to_end(key)
-    return doc
+    return _verifier.document(source_id(path))
 
 
 def locator_for(
     document_or_path: DocumentLike, *, rules: Rules | str = "recommended", chunking: Chunking | None = None
 ) -> Locator:
-    """A locator for ``document_or_path`` under ``rules``, built once per document and rules."""
-    if isinstance(document_or_path, Locator):
-        if (isinstance(rules, str) and preset(rules) != document_or_path.rules) or (
-            isinstance(rules, Rules) and rules != document_or_path.rules
-        ):
-            raise ConfigError("rules: a Locator was given with other rules than the ones asked for")
-        return document_or_path
-    if isinstance(document_or_path, Document):
-        doc = document_or_path
-    elif isinstance(document_or_path, (str, os.PathLike)):
-        doc = open_document(document_or_path)
-    else:
-        raise ConfigError(
-            f"document_or_path: expected a Document, a Locator or a path, got {type(document_or_path).__name__}"
-        )
-    resolved = preset(rules) if isinstance(rules, str) else rules
-    if not isinstance(resolved, Rules):
-        raise ConfigError(f"rules: expected Rules or a preset name, got {type(rules).__name__}")
-    key = (id(doc), doc.sha256, resolved.fingerprint, chunking)
-    loc = _locators.get(key)
-    if loc is None or loc.document is not doc:
-        loc = Locator(doc, resolved, chunking=chunking)
-        _remember(_locators, key, loc)
-    else:
-        _locators.move_to_end(key)
-    return loc
+    """A locator for ``document_or_path`` under ``rules``, built once per document, rules and
+    chunking (a Locator is used as it is; its rules must be ``rules``)."""
+    doc_id = source_id(document_or_path)
+    return _verifier.locator(doc_id, _resolve(rules), chunking=chunking)
 
 
 def assert_quoted(
@@ -111,12 +115,19 @@ def assert_quoted(
     ``scope`` are passed to :meth:`Locator.locate`: with a cited chunk the quote must
     lie in that chunk's group (or ``scope``). ``chunking`` says how the chunks were cut
     (default 512/64 characters, groups of 3).
+
+    The verdict is :func:`~quotelocate.verify.verify`'s for the item ``{doc, quote,
+    cited_chunk, scope, rules, chunking}``; a failure's AssertionError carries it as
+    ``verdict`` and, in the published schema form, as ``record``.
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not this one
     locator = locator_for(document_or_path, rules=rules, chunking=chunking)
     verdict = locator.locate(quote, cited_chunk=cited_chunk, scope=scope)
     if not verdict.accepted:
-        raise AssertionError(failure_message(verdict, locator.document.name))
+        error = AssertionError(failure_message(verdict, locator.document.name))
+        error.verdict = verdict  # type: ignore[attr-defined]
+        error.record = verdict_record(verdict)  # type: ignore[attr-defined]
+        raise error
     return verdict
 
 
@@ -142,7 +153,8 @@ def failure_message(verdict: Verdict, document_name: str) -> str:
     return "\n".join(lines)
 
 
-def _remember(cache: OrderedDict, key: tuple, value: object) -> None:
-    cache[key] = value
-    while len(cache) > _CACHE_SIZE:
-        cache.popitem(last=False)
+def _resolve(rules: Rules | str) -> Rules:
+    resolved = preset(rules) if isinstance(rules, str) else rules
+    if not isinstance(resolved, Rules):
+        raise ConfigError(f"rules: expected Rules or a preset name, got {type(rules).__name__}")
+    return resolved

@@ -3,7 +3,7 @@
 A change that should not move any verdict (a refactor, a new module layout) is checked
 by taking a snapshot before it and comparing after it:
 
-    python scripts/verdict_snapshot.py --out before.json
+    python scripts/verdict_snapshot.py --out before.json      # every bundled set
     ... change the code ...
     python scripts/verdict_snapshot.py --compare before.json
 
@@ -17,15 +17,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from quotelocate import PRESETS, Locator, load_quote_set, preset
+from quotelocate.errors import QuotelocateError
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_SETS = ["synthetic", "attention-v7", "attention-v5",
+                *sorted(p.relative_to(REPO).as_posix() for p in (REPO / "datasets" / "real-corpus").glob("*.yaml"))]
+"""Every bundled set: the single-paper ones by name, the real-corpus papers one file each
+(their papers must be on the papers search path, corpus folder included)."""
 
 
 def snapshot(set_names: list[str]) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for name in set_names:
-        qs = load_quote_set(name)
+        qs = load_quote_set(REPO / name if (REPO / name).is_file() else name)
         for preset_name in sorted(PRESETS):
             locator = Locator(qs.document(), preset(preset_name), chunking=qs.chunking, chunks=qs.chunks)
             for q in qs:
@@ -36,19 +45,30 @@ def snapshot(set_names: list[str]) -> dict[str, dict]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--sets", nargs="+", default=["synthetic", "attention-v7", "attention-v5"])
+    p.add_argument("--sets", nargs="+", default=DEFAULT_SETS, help="set names or files (default: every bundled set)")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--out", help="write the snapshot to this JSON file")
     g.add_argument("--compare", help="compare against a snapshot written earlier")
     args = p.parse_args(argv)
-    now = snapshot(args.sets)
+    if args.out and os.path.lexists(args.out):  # never replace an earlier snapshot
+        p.error(f"{args.out}: already exists; pick a new name (an earlier snapshot is never replaced)")
+    before = None
+    if args.compare:
+        try:
+            with open(args.compare, encoding="utf-8") as f:
+                before = json.load(f)
+        except (OSError, ValueError) as exc:
+            p.error(f"{args.compare}: cannot read a snapshot: {exc}")
+    try:
+        now = snapshot(args.sets)
+    except QuotelocateError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.out:
-        with open(args.out, "x", encoding="utf-8") as f:  # never replace an earlier snapshot
+        with open(args.out, "x", encoding="utf-8") as f:
             json.dump(now, f, ensure_ascii=False, sort_keys=True)
         print(f"{len(now)} verdicts written to {args.out}")
         return 0
-    with open(args.compare, encoding="utf-8") as f:
-        before = json.load(f)
     differ = 0
     for key in sorted(before.keys() | now.keys()):
         a, b = before.get(key), now.get(key)

@@ -12,6 +12,7 @@ import shutil
 import urllib.parse
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
@@ -320,9 +321,11 @@ def test_evaluate_and_compare_show_latency_charts():
     at = ok(app())
     specs = [c.proto.spec for c in at.get("vega_lite_chart")]
     assert any('"log"' in s and "p50, p95, p99" in s for s in specs)
+    assert not any('"facet"' in s or "on each paper" in s for s in specs)  # one paper: no chart per paper
     at = view(at, "Compare")
     specs = [c.proto.spec for c in at.get("vega_lite_chart")]
     assert any("p50, p95, p99" in s and "two-transform" in s for s in specs)  # every config of the grid
+    assert not any('"facet"' in s or "on each paper" in s for s in specs)
 
 
 # -- share state ------------------------------------------------------------------------
@@ -559,3 +562,51 @@ def test_a_set_of_several_papers_breaks_down_per_paper_and_narrows_to_one():
     assert not any("pick the paper" in i.value for i in linked.info)
     stale = ok(app(set="real-corpus", paper="no-such-paper"))
     assert stale.selectbox(key="paper").value == "all papers"
+
+
+def chart_specs(at: AppTest) -> list[tuple[dict, pd.DataFrame | None]]:
+    """Every Vega-Lite chart on the page: its spec, and the top-level data the chart
+    element carries apart from the spec (None when its data sits in the spec's layers)."""
+    import json
+
+    from streamlit import dataframe_util
+
+    out = []
+    for chart in at.get("vega_lite_chart"):
+        data = chart.proto.data.data
+        out.append((json.loads(chart.proto.spec), dataframe_util.convert_arrow_bytes_to_pandas_df(data) if data else None))
+    return out
+
+
+def test_a_set_of_several_papers_draws_latency_and_throughput_per_paper():
+    at = ok(app(set="real-corpus"))
+    papers = list(at.selectbox(key="paper").options)[1:]
+    assert len(papers) == 10
+    specs = chart_specs(at)
+    overall = [s for s, _ in specs if "facet" not in s and "p50, p95, p99" in s.get("title", "")]
+    assert len(overall) == 1  # the whole set's ECDF stays
+    (latency, points), = [(s, d) for s, d in specs if "facet" in s]
+    assert latency["facet"]["field"] == "paper" and latency["facet"]["sort"] == papers
+    assert sorted(points["paper"].unique()) == sorted(papers)  # one panel of data per paper
+    marks = points.loc[points["kind"] == "mark"]
+    assert len(marks) == 10 * 3 and set(marks["percentile"]) == {"p50", "p95", "p99"}
+    (throughput, rows), = [(s, d) for s, d in specs if s.get("title", "").startswith("Throughput on each paper")]
+    assert throughput["encoding"]["y"]["sort"] == papers and list(rows["paper"]) == papers
+    assert (rows["qps_min"] <= rows["qps_max"]).all() and (rows["throughput_qps"] > 0).all()
+    assert any("median latencies" in c.value for c in at.caption)
+    # Compare draws them for every config of its grid (one rule varied, no ablation: quick)
+    at.session_state["cmp_mode"] = "one rule varied"
+    at.session_state["cmp_rule"] = "quotes"
+    at.session_state["cmp_ablation"] = False
+    view(at, "Compare")
+    (latency, points), = [(s, d) for s, d in chart_specs(at) if "facet" in s]
+    assert latency["facet"]["sort"] == papers and points["config"].nunique() >= 2
+    assert points.groupby("paper")["config"].nunique().eq(points["config"].nunique()).all()
+    (throughput, rows), = [(s, d) for s, d in chart_specs(at) if s.get("title", "").startswith("Throughput on each")]
+    assert len(rows) == 10 * points["config"].nunique()
+    view(at, "Evaluate")
+    # narrowed to one paper the page is a one-paper page again: no chart per paper
+    at.selectbox(key="paper").set_value("pldi2009_tracemonkey").run()
+    specs = chart_specs(ok(at))
+    assert not any("facet" in s or s.get("title", "").startswith("Throughput on each") for s, _ in specs)
+    assert any("p50, p95, p99" in s.get("title", "") for s, _ in specs)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from quotelocate import Chunking, Document, Locator
-from quotelocate.chunks import group_span, load_chunks_file, make_chunks
+from quotelocate.chunks import Chunk, group_span, load_chunks_file, make_chunks
 from quotelocate.errors import ChunkError, ConfigError
 
 TEXT = "".join(f"Sentence number {i} is here. " for i in range(60))
@@ -50,6 +50,29 @@ def test_scopes_chunk_group_document():
         loc.locate(quote, scope="chunk")
     with pytest.raises(ConfigError):
         loc.locate(quote, cited_chunk=10_000)
+
+
+def test_chunks_containing_lists_every_chunk_holding_the_span():
+    # with overlapping chunks a span in an overlap lies in two chunks, one elsewhere in
+    # one, and one crossing a boundary in none; a locator sharing the index with other
+    # chunks answers for its own chunks
+    loc = Locator(Document.from_text(TEXT), "recommended", chunking=Chunking(size=100, overlap=20, group_size=3))
+
+    def every(chunks, start, end):
+        return tuple(c.index for c in chunks if c.start <= start and end <= c.end)
+
+    seen = set()
+    for start in range(0, len(TEXT) - 12, 7):
+        for width in (1, 12, 19, 40):
+            got = loc.chunks_containing(start, start + width)
+            assert got == every(loc.chunks, start, start + width), (start, width)
+            seen.add(len(got))
+    assert seen == {0, 1, 2}
+    other = loc.with_chunks([Chunk(0, 0, 300), Chunk(1, 250, 700), Chunk(2, 260, 400)])
+    assert other.chunks_containing(270, 290) == (0, 1, 2)
+    assert other.chunks_containing(310, 390) == (1, 2)
+    assert other.chunks_containing(10, 20) == (0,)
+    assert loc.chunks_containing(270, 290) == every(loc.chunks, 270, 290)
 
 
 def _write(tmp_path, lines):

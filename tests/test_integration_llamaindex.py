@@ -247,3 +247,47 @@ def test_the_command_line_cuts_chunks_with_the_sentence_splitter(v7, splitter_ch
     code = main(["locate", paper, ABSTRACT, "--chunker", "sentence-splitter", "--cited-chunk", str(c.index), "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["accepted"] and out["cited_chunk"] == c.index
+
+
+# -- the verdicts are verify's, attached in the published schema form -------------------
+
+
+def test_verdicts_are_verifys_and_the_result_carries_them_in_schema_form(v7, evaluator):
+    import jsonschema
+
+    from quotelocate.integrations.llamaindex import QuoteEvaluationResult
+    from quotelocate.schema import load_schema
+    from quotelocate.verify import verdict_record, verify
+
+    nodes = [_node_around(v7, "self-attention layers are faster"), _node_around(v7, "Scaled Dot-Product Attention")]
+    invented = ABSTRACT.replace("28.4", "28.3")
+    quotes = [CROSSING, ABSTRACT, invented, "Scaled Dot-Product Attention"]
+    response = Response(response=" and ".join(f'"{q}"' for q in quotes), source_nodes=nodes)
+    result = evaluator.evaluate_response(response=response)
+    assert isinstance(result, QuoteEvaluationResult) and isinstance(result, EvaluationResult)
+    check = evaluator.check(response.response, nodes)
+    assert result.verdicts == [verdict_record(v) for v in check.verdicts]
+    assert [r["quote"] for r in result.verdicts] == quotes
+    assert [r["status"] for r in result.verdicts] == ["normalized", "outside-material", "not-found", "exact"]
+
+    # verify's verdicts for the same quotes: against the whole paper, and with the nodes'
+    # spans as the chunks a quote found in the paper must lie in
+    spans = [(n.node.start_char_idx, n.node.end_char_idx) for n in nodes]
+    ordered = sorted(spans)  # chunks are numbered in order of start
+    whole = verify({"v7": v7}, [{"doc": "v7", "quote": q} for q in quotes])
+    in_node = verify({"v7": v7}, [
+        {"doc": "v7", "quote": q, "chunks": ordered, "cited_chunk": ordered.index(spans[node]), "scope": "chunk"}
+        for q, node in ((CROSSING, 0), ("Scaled Dot-Product Attention", 1))
+    ])  # fmt: skip
+    assert check.verdicts[0] == in_node[0] and check.verdicts[3] == in_node[1]
+    assert check.verdicts[2] == whole[2]  # not in the paper at all: the whole paper's verdict
+    outside = check.verdicts[1]  # in the paper, in no node: where verify found it, rejected
+    assert (outside.start, outside.end, outside.pages, outside.spans) == (whole[1].start, whole[1].end, whole[1].pages, whole[1].spans)
+    assert not outside.accepted and outside.cause == "outside-material"
+
+    validator = jsonschema.Draft202012Validator(load_schema("verdict"), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    for record in result.verdicts:
+        assert [e.message for e in validator.iter_errors(record)] == []
+    # without nodes the verdicts are the whole paper's
+    direct = asyncio.run(evaluator.aevaluate(response=response.response, contexts=None))
+    assert direct.verdicts == [verdict_record(v) for v in whole]

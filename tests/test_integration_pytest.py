@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from quotelocate import Document, Locator, preset
+from quotelocate import Chunking, Document, Locator, preset
 from quotelocate.errors import ConfigError, DocumentError
 from quotelocate.testing import assert_quoted
 
@@ -132,10 +133,19 @@ def test_plugin_fixture_through_the_entry_point(pytester: pytest.Pytester):
 
         def test_invented(quotelocate_doc):
             assert_quoted("Our model achieves 28.3 BLEU on the WMT 2014", quotelocate_doc("paper.txt"))
+
+        def test_the_error_carries_the_schema_form_verdict(quotelocate_doc):
+            import pytest
+
+            with pytest.raises(AssertionError) as info:
+                assert_quoted("Our model achieves 28.3 BLEU on the WMT 2014", quotelocate_doc("paper.txt"))
+            record = info.value.record
+            assert record == {"quote": "Our model achieves 28.3 BLEU on the WMT 2014", **info.value.verdict.to_dict()}
+            assert (record["status"], record["cause"], record["near_miss"]["page"]) == ("not-found", "number-changed", 1)
         """
     )
     result = pytester.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(passed=2, failed=1)
+    result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
             "*AssertionError: quote not found in *paper.txt (cause: number-changed)",
@@ -182,3 +192,62 @@ def test_plugin_module_imports_nothing_heavy():
     code = f"import sys, {PLUGIN}; print(sorted(m for m in ('fitz', 'pymupdf', 'numpy', 'pandas') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=Path(REPO))
     assert out.stdout.strip() == "[]"
+
+
+# -- the verdict is verify's, and the failure carries it in the published schema form ----
+
+
+def _verdict_validator():
+    import jsonschema
+
+    from quotelocate.schema import load_schema
+
+    return jsonschema.Draft202012Validator(load_schema("verdict"), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+
+
+@pytest.mark.parametrize(
+    "quote, options",
+    [
+        ("self-attention layers are faster than recurrent layers when the sequence length n is smaller than the representation dimensionality d", {}),
+        ("Our model achieves 28.3 BLEU on the WMT 2014 English-to-German translation task", {}),
+        ("The Transformer follows this overall architecture", {"cited_chunk": 0}),
+        ("The Transformer follows this overall architecture", {"cited_chunk": 0, "scope": "document", "rules": "exact"}),
+        ("The Transformer follows this overall architecture", {"cited_chunk": 1, "chunking": Chunking(size=2000, overlap=0, group_size=2)}),
+    ],
+    ids=["accepted-across-pages", "number-changed", "outside-material", "scope-and-rules", "chunking"],
+)
+def test_assert_quoted_gives_verifys_verdict_and_a_schema_valid_record(quote, options):
+    from quotelocate.verify import verdict_record, verify
+
+    doc = document("1706.03762v7.pdf")
+    [want] = verify({"v7": doc}, [{"doc": "v7", "quote": quote, **options}])
+    try:
+        got = assert_quoted(quote, doc, **options)
+    except AssertionError as exc:
+        assert not want.accepted
+        got = exc.verdict
+        assert exc.record == verdict_record(want) and exc.record["quote"] == quote
+        errors = [e.message for e in _verdict_validator().iter_errors(exc.record)]
+        assert errors == []
+    else:
+        assert want.accepted
+    assert got == want and got.to_dict() == want.to_dict()
+
+
+def test_assertions_against_one_document_share_one_locator(tmp_path):
+    from quotelocate.testing import locator_for, open_document, shared_verifier
+
+    doc = Document.from_text(TEXT, name="summary.txt")
+    first = locator_for(doc)
+    assert_quoted("achieves 28.4 BLEU on the WMT 2014 English-to-German", doc)
+    with pytest.raises(AssertionError):
+        assert_quoted("achieves 28.3 BLEU on the WMT 2014 English-to-German", doc)
+    assert locator_for(doc) is first and locator_for(doc, rules="exact") is not first
+    path = tmp_path / "notes.md"
+    path.write_text(TEXT, encoding="utf-8")
+    assert open_document(path) is open_document(str(path))
+    assert locator_for(path) is locator_for(str(path))
+    path.write_text(TEXT + "A second line changes the file.\n", encoding="utf-8")
+    os.utime(path, ns=(1, 1))  # a file that changed is opened again
+    assert "second line" in open_document(path).text
+    assert len(shared_verifier().opened) <= 8

@@ -62,3 +62,48 @@ def test_recipe_examples_run_with_and_without_the_pdf(in_papers_folder):
     assert not text_locator.rules.layout
     assert all(text_locator.chunk_text(i) == n.get_content() for i, n in enumerate(nodes))
     assert text_locator.locate(quote, cited_chunk=cited).accepted
+
+
+def _claim(code: str, expression: str):
+    """The value the README's comment gives for ``expression`` (``expression   # value``)."""
+    import ast
+
+    line = next(line for line in code.splitlines() if line.startswith(expression) and "#" in line)
+    return ast.literal_eval(line.split("#", 1)[1].strip())
+
+
+def _verdict_errors(record: dict) -> list[str]:
+    import jsonschema
+
+    from quotelocate.schema import load_schema
+
+    return [e.message for e in jsonschema.Draft202012Validator(load_schema("verdict")).iter_errors(record)]
+
+
+def test_pytest_failure_record_example_passes(in_papers_folder):
+    code = next(b for b in _blocks("python") if "def test_the_failure_carries_the_verdict" in b)
+    namespace: dict = {}
+    exec(compile(code, "README pytest record example", "exec"), namespace)
+    namespace["test_the_failure_carries_the_verdict"](DocumentCache())
+
+
+def test_llamaindex_example_shows_its_schema_form_verdicts(in_papers_folder):
+    code = next(b for b in _blocks("python") if "QuoteEvaluator(\"1706.03762v7.pdf\")" in b)
+    namespace: dict = {}
+    exec(compile(code, "README LlamaIndex example", "exec"), namespace)
+    verdicts = namespace["result"].verdicts
+    shown = _claim(code, '[(v["status"], v["pages"], v["rules"]) for v in result.verdicts]')
+    assert [(v["status"], v["pages"], v["rules"]) for v in verdicts] == [tuple(x) for x in shown]
+    assert all(_verdict_errors(v) == [] for v in verdicts)
+
+
+def test_promptfoo_example_returns_the_verdict_shown(in_papers_folder):
+    import json
+
+    code = next(b for b in _blocks("python") if "from quotelocate.integrations.promptfoo import get_assert" in b)
+    namespace: dict = {}
+    exec(compile(code, "README promptfoo example", "exec"), namespace)
+    result = namespace["result"]
+    assert (result["pass"], result["score"]) == _claim(code, 'result["pass"], result["score"]')
+    shown = json.loads(_blocks("json")[0])
+    assert result["metadata"]["verdicts"] == [shown] and _verdict_errors(shown) == []

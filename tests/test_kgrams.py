@@ -52,3 +52,22 @@ def test_a_hash_collision_is_never_returned(monkeypatch) -> None:
         for gram, positions in reference(text).items():
             assert index.get(gram, ()) == positions
         assert index.get("qqqqqqqq", None) is None
+
+
+def test_a_long_text_answers_through_its_bucket_table() -> None:
+    # thousands of positions spread over thousands of buckets, with k-grams that occur
+    # once, a few times and hundreds of times; every k-gram and some absent ones
+    import random
+
+    rng = random.Random(5)
+    words = ["attention", "the", "model", "of", "layer", "self-", "x\u00e9", "\U0001f600", "42"]
+    text = " ".join(rng.choice(words) for _ in range(3000))
+    index = kgram_index(text)
+    expected = reference(text)
+    assert len(index._buckets) > 1000  # the table really splits the hashes
+    assert max(map(len, expected.values())) > 100 and min(map(len, expected.values())) == 1
+    for gram, positions in expected.items():
+        assert index.get(gram, ()) == positions
+    for _ in range(2000):
+        probe = "".join(rng.choice("aeilmot \u00e9") for _ in range(K))
+        assert list(index.get(probe, ())) == expected.get(probe, [])

@@ -3,6 +3,7 @@ document text, and carries the run's provenance; ``quotelocate report`` writes i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -10,6 +11,7 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from quotelocate import PRESETS
@@ -279,3 +281,101 @@ def test_throughput_chart_shows_the_spread_over_repeats(evaluation):
     assert (m["qps_min"] <= m["qps_max"]).all() and m["qps_min"].notna().all()
     svg = report.chart_svg(report.throughput_chart(m))
     assert svg.startswith("<svg") and "slowest to fastest timing repeat" in svg
+
+
+# -- latency and throughput on each paper of a multi-paper set ----------------------------
+
+SECOND = "Second paper: we measure every quote three times and report the median of the runs."
+
+
+def _one_paper(prefix: str, text: str, name: str, faithful: str, fabricated: str) -> QuoteSet:
+    start = text.index(faithful)
+    quotes = [Quote(id=f"{prefix}-f", text=faithful, label="faithful", tags=("plain",),
+                    anchor=Anchor(page=1, start=start, end=start + len(faithful), text=faithful)),
+              Quote(id=f"{prefix}-x", text=fabricated, label="fabricated", tags=("invented-tail",))]
+    return QuoteSet.from_quotes(quotes, document=Document.from_text(text, name=name), name=prefix)
+
+
+@pytest.fixture(scope="module")
+def two_papers() -> Evaluation:
+    """Two papers, the first with markup in its id (paper ids come from file names)."""
+    a = _one_paper("a", TEXT, "paper<1>.txt", "Attention is all you\nneed", "Attention is half of what you need")
+    b = _one_paper("b", SECOND, "second.txt", "report the median of the runs", "report the mean of the runs")
+    both = dataclasses.replace(a, name="two papers", quotes=a.quotes + b.quotes, paper_sets=(a, b))
+    return evaluate(both, {"exact": PRESETS["exact"], EVIL_CONFIG: PRESETS["recommended"]}, repeats=3)
+
+
+def test_latency_ecdf_per_paper_takes_shares_and_percentiles_within_each_paper():
+    v = pd.DataFrame({"config": ["a"] * 6 + ["b"] * 2, "paper": ["p1", "p1", "p1", "p2", "p2", "p2", "p1", "p2"],
+                      "latency_ms": [1.0, 2.0, 3.0, 10.0, 30.0, 20.0, 5.0, 7.0]})
+    ecdf, marks = report.latency_ecdf(v, per_paper=True)
+    assert list(ecdf.columns) == ["paper", "config", "latency_ms", "share"]
+    p2 = ecdf.loc[(ecdf["paper"] == "p2") & (ecdf["config"] == "a")]
+    assert p2["latency_ms"].tolist() == [10.0, 20.0, 30.0] and p2["share"].tolist() == pytest.approx([1 / 3, 2 / 3, 1.0])
+    m = marks.set_index(["paper", "config", "percentile"])["latency_ms"]
+    assert m[("p1", "a", "p50")] == 2.0 and m[("p2", "a", "p50")] == 20.0
+    assert m[("p2", "a", "p95")] == pytest.approx(29.0) and m[("p1", "b", "p99")] == 5.0
+    assert len(marks) == 4 * 3  # three marks per paper and config
+    # without per_paper the same frame gives one curve per config, as before
+    ecdf_all, marks_all = report.latency_ecdf(v)
+    assert "paper" not in ecdf_all.columns and marks_all.set_index(["config", "percentile"]).loc[("a", "p50"), "latency_ms"] == 6.5
+
+
+def test_throughput_per_paper_is_measured_like_the_overall_one(two_papers):
+    v, bp = two_papers.verdicts, two_papers.by_paper
+    data = report.paper_throughput(bp)
+    assert list(data["paper"].unique()) == ["paper<1>", "second"]  # the set's order
+    for r in data.to_dict("records"):
+        mine = v.loc[(v["paper"] == r["paper"]) & (v["config"] == r["config"]), "latency_ms"]
+        assert r["throughput_qps"] == pytest.approx(len(mine) / (mine.sum() / 1000.0))
+        assert 0 < r["qps_min"] <= r["qps_max"]
+    # and its percentiles are the per-paper ECDF's marks
+    _, marks = report.latency_ecdf(v, per_paper=True)
+    got = marks.set_index(["paper", "config", "percentile"])["latency_ms"]
+    for r in bp.to_dict("records"):
+        assert got[(r["paper"], r["config"], "p50")] == pytest.approx(r["p50_ms"])
+        assert got[(r["paper"], r["config"], "p99")] == pytest.approx(r["p99_ms"])
+    table = report.paper_timing_table(bp)
+    assert len(table) == 4 and table.loc[0, "p50 ms"] == f"{bp.loc[bp['paper'] == 'paper<1>', 'p50_ms'].iloc[0]:.2f}"
+
+
+def test_per_paper_specs_have_one_panel_per_paper(two_papers):
+    v = two_papers.verdicts
+    spec = report.paper_latency_spec(v)
+    assert spec["facet"]["field"] == "paper" and spec["facet"]["sort"] == ["paper<1>", "second"]
+    rows = pd.DataFrame(spec["data"]["values"])
+    assert set(rows["paper"]) == {"paper<1>", "second"} and len(rows.loc[rows["kind"] == "mark"]) == 2 * 2 * 3
+    assert "text" not in {layer["mark"]["type"] for layer in spec["spec"]["layer"]}  # two configs: no crowded labels
+    one = report.paper_latency_spec(v.loc[v["config"] == "exact"])
+    assert "text" in {layer["mark"]["type"] for layer in one["spec"]["layer"]}
+    ten = pd.DataFrame({"config": "c", "paper": [f"p{i}" for i in range(10)], "latency_ms": 1.0})
+    assert report.paper_latency_spec(ten)["columns"] == 3  # ten papers: a grid of small multiples
+    thr = report.paper_throughput_spec(two_papers.by_paper)
+    assert thr["encoding"]["y"]["sort"] == ["paper<1>", "second"] and len(thr["data"]["values"]) == 4
+    # the plot keeps its width beside long paper ids: the workbench would otherwise fit the
+    # labels and legend into that width and squeeze the bars to nothing
+    assert thr["autosize"]["type"] == "pad"
+    assert not report.several_papers(v.loc[v["paper"] == "second"])
+
+
+def test_report_of_several_papers_has_svg_charts_per_paper(two_papers, page):
+    html_text = report.render_html(two_papers)
+    latency = html_text.index("<h3>Latency on each paper</h3>")
+    throughput = html_text.index("<h3>Throughput on each paper</h3>")
+    assert html_text.index("<h2>Latency</h2>") < latency < throughput < html_text.index("<h2>Per paper</h2>")
+    svgs = [html_text[i:html_text.index("</svg>", i)] for i in (html_text.index("<svg", latency),
+                                                                html_text.index("<svg", throughput))]
+    for svg in svgs:  # each paper's panel or bar group is labelled with its id, escaped
+        assert "paper&lt;1&gt;" in svg and "second" in svg
+    assert "paper<1>" not in html_text and "<script" not in html_text.lower()
+    assert "median latencies" in html_text and "slowest-fastest repeat" in html_text
+    # a one-paper evaluation's report has no per-paper charts, as before
+    assert "on each paper" not in page
+
+
+def test_before_after_report_of_several_papers_draws_each_runs_per_paper_charts(two_papers):
+    from quotelocate.evaluation.change_report import render_change_html
+
+    html_text = render_change_html(two_papers, two_papers, a_title="before", b_title="after")
+    assert html_text.count("<h3>Latency on each paper</h3>") == 2
+    assert html_text.count("<h3>Throughput on each paper</h3>") == 2

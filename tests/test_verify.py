@@ -10,7 +10,8 @@ import pytest
 import yaml
 
 import quotelocate
-from quotelocate import Document, Locator, preset
+from quotelocate import Chunking, Document, Locator, preset
+from quotelocate.chunks import Chunk
 from quotelocate.errors import ChunkError, QuoteInputError
 from quotelocate.verify import Verifier, verify, verify_frame
 
@@ -143,3 +144,80 @@ def test_verify_frame_adds_columns_and_keeps_the_frame():
     assert numbered["status"].tolist() == ["normalized"]
     with pytest.raises(QuoteInputError, match="missing column 'quote'"):
         verify_frame(frame.drop(columns=["quote"]), {"v7": v7.document})
+
+
+# -- what the framework adapters need of a Verifier ------------------------------------
+
+
+def test_a_given_locator_is_used_as_it_is_and_other_rules_are_refused():
+    doc = Document.from_text("The model uses trans-\nduction in the making step of every layer.")
+    given = Locator(doc, "exact")
+    verifier = Verifier({"d": given}, rules="exact")
+    assert verifier.locator("d") is given and verifier.document("d") is doc
+    [v] = verifier.verify([{"doc": "d", "quote": "uses transduction in the making step"}])
+    assert v == given.locate("uses transduction in the making step") and v.status == "not-found"
+    with pytest.raises(QuoteInputError, match=r"items\[0\]: rules: the Locator given for 'd' has other rules"):
+        verifier.verify([{"doc": "d", "quote": "uses transduction in the making step", "rules": "recommended"}])
+    with pytest.raises(QuoteInputError, match=r"items\[0\]: chunking: the Locator given for 'd' is cut into other chunks"):
+        verifier.verify([{"doc": "d", "quote": "in the making step", "chunking": {"size": 20, "overlap": 0}}])
+    assert not verifier._locators  # nothing was built beside the given locator
+
+
+def test_explicit_chunks_share_the_documents_index_and_give_the_verdicts_of_a_locator_built_on_them():
+    """A set's quotes cited against explicit chunks (texts or spans): the verdicts of a
+    Locator built on those chunks, from one index of the paper."""
+    v7 = locator(V7)
+    cut = Chunking(size=700, overlap=100, group_size=2)
+    spans = [(c.start, c.end) for c in Locator(v7.document, v7.rules, chunking=cut).chunks]
+    texts = [v7.document.text[a:b] for a, b in spans]
+    want_locator = Locator(v7.document, v7.rules, chunking=cut, chunks=[Chunk(i, a, b) for i, (a, b) in enumerate(spans)])
+    quotes = [q for q in _set_quotes(REPO / "datasets" / "attention-v7.yaml") if q["cited_chunk"] is not None]
+    quotes = [{**q, "cited_chunk": q["cited_chunk"] % len(spans)} for q in quotes]
+    verifier = Verifier({"v7": v7}, chunking=None)
+    by_text = verifier.verify([{"doc": "v7", **q, "chunks": texts, "chunking": {"group_size": 2}} for q in quotes])
+    with pytest.raises(QuoteInputError, match="other chunks"):  # the given locator has the default chunking
+        verifier.verify([{"doc": "v7", **quotes[0], "chunking": cut}])
+    by_span = Verifier({"v7": v7.document}, chunking=Chunking(group_size=2)).verify(
+        [{"doc": "v7", **q, "chunks": spans} for q in quotes]
+    )
+    statuses = set()
+    for q, a, b in zip(quotes, by_text, by_span):
+        want = want_locator.locate(q["quote"], cited_chunk=q["cited_chunk"])
+        assert a.to_dict() == want.to_dict() == b.to_dict(), q["quote"]
+        statuses.add(a.status)
+    assert {"exact", "normalized", "outside-material", "not-found"} <= statuses
+    cut_locator = verifier.locator("v7", chunks=spans)
+    assert cut_locator.norm is v7.norm and cut_locator.chunks == want_locator.chunks[: len(spans)]
+
+
+def test_bad_spans_and_chunking_name_the_item():
+    docs = {"d": Document.from_text("some words in a document here, and some more words after them")}
+    with pytest.raises(ChunkError, match=r"items\[0\]\.chunks\[1\]: span \[5, 900\] is not within"):
+        verify(docs, [{"doc": "d", "quote": "some words in a", "chunks": [[0, 10], [5, 900]]}])
+    with pytest.raises(ChunkError, match=r"items\[0\]\.chunks\[0\]: expected chunk texts, or \[start, end\] spans"):
+        verify(docs, [{"doc": "d", "quote": "some words in a", "chunks": [[0, 10, 3]]}])
+    with pytest.raises(QuoteInputError, match=r"items\[0\]\.chunking: unknown field 'step'"):
+        verify(docs, [{"doc": "d", "quote": "some words in a", "chunking": {"step": 3}}])
+    with pytest.raises(QuoteInputError, match=r"items\[0\]\.chunking: chunking\.overlap"):
+        verify(docs, [{"doc": "d", "quote": "some words in a", "chunking": {"size": 10, "overlap": 20}}])
+
+
+def test_cache_size_keeps_the_documents_used_last_and_forgets_added_ones():
+    texts = {f"d{i}": f"Document number {i} holds a sentence about topic {i * 3} here." for i in range(4)}
+    verifier = Verifier({k: t.encode() for k, t in texts.items()}, cache_size=2)
+    for doc_id in ("d0", "d1", "d0", "d2"):
+        [v] = verifier.verify([{"doc": doc_id, "quote": f"number {doc_id[1]} holds a sentence about topic"}])
+        assert v.accepted
+    assert verifier.opened == ("d0", "d2") and {k[0] for k in verifier._locators} == {"d0", "d2"}
+    first = verifier.locator("d0")
+    verifier.document("d3")
+    verifier.add("extra", Document.from_text("An added document with a sentence in it."))
+    assert verifier.opened == ("d3",) and "d0" not in {k[0] for k in verifier._locators}
+    assert verifier.locator("d0") is not first  # opened and built again when named again
+    assert "extra" in verifier
+    verifier.document("d1")
+    assert verifier.opened == ("d0", "d1") and "extra" not in verifier  # the added one was forgotten
+    with pytest.raises(QuoteInputError, match="no document with id 'extra'"):
+        verifier.verify([{"doc": "extra", "quote": "a sentence in it"}])
+    with pytest.raises(quotelocate.QuotelocateError, match="cache_size"):
+        Verifier({}, cache_size=0)

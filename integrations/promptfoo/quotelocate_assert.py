@@ -15,5 +15,5 @@ from quotelocate.integrations.promptfoo import get_assert as _get_assert
 
 
 def get_assert(output, context):
-    """Return {pass, score, reason} for the quotes in ``output``."""
+    """promptfoo's grading result {pass, score, reason, componentResults, metadata} for the quotes in ``output``."""
     return _get_assert(output, context)

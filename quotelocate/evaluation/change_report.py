@@ -10,7 +10,8 @@ no script, every text escaped, the viewer's light or dark theme, A4 print layout
 * per-tag and per-paper deltas;
 * every quote whose verdict flipped, with the character diff each run stored for it;
 * both runs' configs: rules and fingerprints;
-* both runs' latency distributions and throughput.
+* both runs' latency distributions and throughput (also on each paper of a
+  multi-paper set).
 """
 
 from __future__ import annotations
@@ -139,7 +140,8 @@ def _diff_html(diff: str) -> str:
 def render_change_html(a: "Evaluation", b: "Evaluation", *, a_title: str = "A", b_title: str = "B",
                        title: str | None = None, generated: _dt.datetime | None = None) -> str:
     """One self-contained HTML file: the before/after report of runs ``a`` and ``b``."""
-    from .report import _e, chart_svg, html_head, html_table, latency_chart, run_sentence, throughput_chart
+    from .report import (_e, chart_svg, html_head, html_table, latency_chart, paper_timing_html, run_sentence,
+                         throughput_chart)
 
     t = change_tables(a, b, a_title=a_title, b_title=b_title)
     generated = generated or _dt.datetime.now(_dt.timezone.utc)
@@ -198,6 +200,7 @@ def render_change_html(a: "Evaluation", b: "Evaluation", *, a_title: str = "A", 
             add(f'<div class="chart">{chart_svg(latency_chart(ev.verdicts))}</div>')
             if ev.metrics["qps_min"].notna().any():
                 add(f'<div class="chart">{chart_svg(throughput_chart(ev.metrics))}</div>')
+            parts.extend(paper_timing_html(ev.verdicts, ev.by_paper))
 
     add("<h2>Configs</h2>")
     add('<p class="muted">Each run\'s rules and their fingerprints (equal fingerprints mean equal semantics).</p>')

@@ -12,7 +12,9 @@ report, so all three draw the same figures from the same frames of an
 * :func:`latency_chart`: the distribution of per-quote latency per config (ECDF, log
   axis) with p50, p95 and p99 marked;
 * :func:`throughput_chart`: quotes per second per config with its spread over the
-  timing repeats.
+  timing repeats;
+* :func:`paper_latency_chart` and :func:`paper_throughput_chart`: the same two on each
+  paper of a multi-paper evaluation (small multiples, and bars grouped by paper).
 
 :func:`render_html` writes one self-contained HTML file: charts are inlined as SVG
 (drawn by ``vl-convert``, no JavaScript and no network), tables are plain HTML, and
@@ -126,6 +128,39 @@ def metrics_table(metrics: pd.DataFrame) -> pd.DataFrame:
         row["fingerprint"] = r.get("fingerprint", "")
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def paper_timing_table(by_paper: pd.DataFrame) -> pd.DataFrame:
+    """The timing of each config on each paper as display strings (papers in the set's
+    order): quotes per second with its slowest-to-fastest repeat, and p50/p95/p99.
+
+    >>> bp = pd.DataFrame({"config": ["c"], "paper": ["p1"], "throughput_qps": [1234.4], "qps_min": [1000.0],
+    ...     "qps_max": [1300.0], "p50_ms": [0.5], "p95_ms": [1.25], "p99_ms": [2.0]})
+    >>> paper_timing_table(bp).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'paper': 'p1', 'config': 'c', 'quotes/s': '1,234', 'slowest-fastest repeat': '1,000-1,300',
+      'p50 ms': '0.50', 'p95 ms': '1.25', 'p99 ms': '2.00'}]
+    """
+    data = paper_throughput(by_paper)
+    rows = []
+    for r, (p50, p95, p99) in zip(data.to_dict("records"), _percentiles_in_order(by_paper, data)):
+        rows.append({
+            "paper": r["paper"],
+            "config": r["config"],
+            "quotes/s": _num(r["throughput_qps"], "{:,.0f}"),
+            "slowest-fastest repeat": f"{_num(r['qps_min'], '{:,.0f}')}-{_num(r['qps_max'], '{:,.0f}')}",
+            "p50 ms": _num(p50, "{:.2f}"),
+            "p95 ms": _num(p95, "{:.2f}"),
+            "p99 ms": _num(p99, "{:.2f}"),
+        })
+    return pd.DataFrame(rows, columns=["paper", "config", "quotes/s", "slowest-fastest repeat", "p50 ms", "p95 ms",
+                                       "p99 ms"])
+
+
+def _percentiles_in_order(by_paper: pd.DataFrame, ordered: pd.DataFrame) -> list[tuple[Any, Any, Any]]:
+    """p50/p95/p99 of ``by_paper`` for each (paper, config) row of ``ordered``."""
+    cols = ("p50_ms", "p95_ms", "p99_ms")
+    found = {(r["paper"], r["config"]): tuple(r.get(c, math.nan) for c in cols) for r in by_paper.to_dict("records")}
+    return [found.get((p, c), (math.nan,) * 3) for p, c in zip(ordered["paper"], ordered["config"])]
 
 
 def _num(value: Any, fmt: str) -> str:
@@ -243,32 +278,73 @@ def savings_chart(savings: pd.DataFrame, *, width: int = 380) -> alt.Chart:
 LATENCY_PERCENTILES = (50, 95, 99)
 
 
-def latency_ecdf(verdicts: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(ECDF points, percentile marks) of the per-quote latencies of each config.
+def several_papers(verdicts: pd.DataFrame) -> bool:
+    """True when ``verdicts`` cover more than one paper (a multi-paper set evaluated as a
+    whole); the latency and throughput charts are then drawn once per paper as well.
+
+    >>> several_papers(pd.DataFrame({"paper": ["p1", "p2"]})), several_papers(pd.DataFrame({"paper": ["p1"]}))
+    (True, False)
+    """
+    return "paper" in verdicts.columns and verdicts["paper"].nunique() > 1
+
+
+def latency_ecdf(verdicts: pd.DataFrame, *, per_paper: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(ECDF points, percentile marks) of the per-quote latencies of each config, or of
+    each paper and config with ``per_paper``.
 
     ECDF: config, latency_ms, share (of that config's quotes located at most that fast).
     Marks: config, percentile (``p50`` ...), latency_ms, share. Percentiles are numpy's
-    linear ones, the same as the metrics table's p50/p95/p99.
+    linear ones, the same as the metrics table's p50/p95/p99 (and, per paper, the same
+    as :attr:`Evaluation.by_paper`'s). With ``per_paper`` both frames start with a
+    ``paper`` column and every share and percentile is taken over that paper's quotes.
 
     >>> v = pd.DataFrame({"config": ["a"] * 4, "latency_ms": [1.0, 2.0, 3.0, 4.0]})
     >>> ecdf, marks = latency_ecdf(v)
     >>> ecdf["share"].tolist(), marks["latency_ms"].round(2).tolist()
     ([0.25, 0.5, 0.75, 1.0], [2.5, 3.85, 3.97])
+    >>> v = v.assign(paper=["p1", "p1", "p2", "p2"])
+    >>> ecdf, marks = latency_ecdf(v, per_paper=True)
+    >>> ecdf["share"].tolist(), marks.loc[marks["percentile"] == "p50", ["paper", "latency_ms"]].values.tolist()
+    ([0.5, 1.0, 0.5, 1.0], [['p1', 1.5], ['p2', 3.5]])
     """
     import numpy as np
 
+    keys = ["paper", "config"] if per_paper else ["config"]
     points, marks = [], []
-    for name, group in verdicts.groupby("config", sort=False):
+    for key, group in verdicts.groupby(keys, sort=False):
+        ids = dict(zip(keys, key if isinstance(key, tuple) else (key,)))
         lat = np.sort(group["latency_ms"].dropna().to_numpy(dtype=float))
         if not len(lat):
             continue
         n = len(lat)
-        points += [{"config": name, "latency_ms": float(x), "share": (i + 1) / n} for i, x in enumerate(lat)]
+        points += [{**ids, "latency_ms": float(x), "share": (i + 1) / n} for i, x in enumerate(lat)]
         for q in LATENCY_PERCENTILES:
-            marks.append({"config": name, "percentile": f"p{q}", "latency_ms": float(np.percentile(lat, q)),
-                          "share": q / 100})
-    return (pd.DataFrame(points, columns=["config", "latency_ms", "share"]),
-            pd.DataFrame(marks, columns=["config", "percentile", "latency_ms", "share"]))
+            marks.append({**ids, "percentile": f"p{q}", "latency_ms": float(np.percentile(lat, q)), "share": q / 100})
+    return (pd.DataFrame(points, columns=[*keys, "latency_ms", "share"]),
+            pd.DataFrame(marks, columns=[*keys, "percentile", "latency_ms", "share"]))
+
+
+def paper_throughput(by_paper: pd.DataFrame) -> pd.DataFrame:
+    """Throughput of each config on each paper with its spread over the timing repeats:
+    paper, config, throughput_qps, qps_min, qps_max, papers in the set's order.
+
+    Taken from :attr:`Evaluation.by_paper`, which measures it on each paper exactly as
+    the overall figure is measured on the set: that paper's quotes divided by the sum of
+    their per-quote median latencies, and for the spread, that paper's quotes divided by
+    the time each timing repeat spent on them (slowest and fastest repeat).
+
+    >>> bp = pd.DataFrame({"config": ["c", "c"], "paper": ["p2", "p1"], "throughput_qps": [10.0, 20.0],
+    ...                    "qps_min": [8.0, 15.0], "qps_max": [12.0, 22.0]})
+    >>> paper_throughput(bp).values.tolist()
+    [['p2', 'c', 10.0, 8.0, 12.0], ['p1', 'c', 20.0, 15.0, 22.0]]
+    """
+    columns = ["paper", "config", "throughput_qps", "qps_min", "qps_max"]
+    data = by_paper.reindex(columns=columns).copy()
+    order = {p: i for i, p in enumerate(dict.fromkeys(data["paper"]))}
+    data = data.sort_values("paper", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
+    for c in columns[2:]:
+        data[c] = data[c].astype(float)
+    return data
 
 
 def latency_spec(verdicts: pd.DataFrame, *, width: int = 460, height: int = 240) -> dict:
@@ -280,8 +356,7 @@ def latency_spec(verdicts: pd.DataFrame, *, width: int = 460, height: int = 240)
     if ecdf.empty:
         return {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "title": title,
                 "data": {"values": []}, "mark": "point"}
-    positive = ecdf["latency_ms"][ecdf["latency_ms"] > 0]
-    floor = max(float(positive.min()) if len(positive) else 1e-3, 1e-4)
+    floor = _floor(ecdf["latency_ms"])
     points = ecdf.assign(latency_ms=ecdf["latency_ms"].clip(lower=floor)).to_dict("records")
     marked = marks.assign(latency_ms=marks["latency_ms"].clip(lower=floor)).to_dict("records")
     order = list(dict.fromkeys(ecdf["config"]))
@@ -335,6 +410,134 @@ def throughput_chart(metrics: pd.DataFrame, *, width: int = 380) -> alt.Chart:
     return alt.layer(bars, spread, ends).properties(
         width=width, height=alt.Step(30), title="Throughput (whisker: slowest to fastest timing repeat)"
     )
+
+
+PAPER_COLUMNS = 3
+"""Small multiples per row in the per-paper charts (ten papers make four rows)."""
+
+PAPER_LATENCY_TEXT = (
+    "Share of quotes located within a given time on each paper, per config (log axis, the "
+    "same on every panel); the marked points are each paper's p50, p95 and p99."
+)
+PAPER_THROUGHPUT_TEXT = (
+    "Quotes per second on each paper: that paper's quotes divided by the sum of their "
+    "per-quote median latencies, as the overall figure is computed for the whole set. The "
+    "whisker runs from the slowest to the fastest timing repeat: that paper's quotes divided "
+    "by the time each repeat spent locating them. A bar can reach past its whisker: a "
+    "quote's median drops a stall that hit one of its repeats, while every repeat's total "
+    "keeps the stalls that hit it."
+)
+
+
+def _floor(latencies: pd.Series) -> float:
+    """The smallest positive latency: zero cannot be drawn on a log axis."""
+    positive = latencies[latencies > 0]
+    return max(float(positive.min()) if len(positive) else 1e-3, 1e-4)
+
+
+def paper_latency_spec(verdicts: pd.DataFrame, *, columns: int = PAPER_COLUMNS, width: int = 200,
+                       height: int = 120) -> dict:
+    """Vega-Lite spec of :func:`paper_latency_chart`, written out as a dict for the same
+    reason as :func:`latency_spec`: one small ECDF panel per paper (``columns`` to a
+    row, in the set's order), a colour per config, p50/p95/p99 of each paper and config
+    marked (and labelled in ms when one config is drawn: labels of several configs
+    would overlap on a small panel, so there the tooltip and :func:`paper_timing_table`
+    give the figures)."""
+    ecdf, marks = latency_ecdf(verdicts, per_paper=True)
+    title = "Latency per quote on each paper (ECDF; p50, p95, p99 marked in ms)"
+    if ecdf.empty:
+        return {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "title": title,
+                "data": {"values": []}, "mark": "point"}
+    floor = _floor(ecdf["latency_ms"])
+    rows = [{"kind": "ecdf", **r} for r in ecdf.assign(latency_ms=ecdf["latency_ms"].clip(lower=floor)).to_dict("records")]
+    rows += [{"kind": "mark", **r} for r in marks.assign(latency_ms=marks["latency_ms"].clip(lower=floor)).to_dict("records")]
+    papers = list(dict.fromkeys(ecdf["paper"]))
+    configs = list(dict.fromkeys(ecdf["config"]))
+    x = {"field": "latency_ms", "type": "quantitative", "scale": {"type": "log"}, "title": "ms per quote (log)",
+         "axis": {"labelOverlap": "greedy", "labelSeparation": 4}}  # a narrow panel: drop a tick label rather than overprint it
+    y = {"field": "share", "type": "quantitative", "title": "share of quotes", "axis": {"format": "%"},
+         "scale": {"domain": [0, 1]}}
+    color = {"field": "config", "type": "nominal", "sort": configs, "title": "config"}
+    layers = [
+        {"transform": [{"filter": {"field": "kind", "equal": "ecdf"}}],
+         "mark": {"type": "line", "interpolate": "step-after"}, "encoding": {"x": x, "y": y, "color": color}},
+        {"transform": [{"filter": {"field": "kind", "equal": "mark"}}],
+         "mark": {"type": "point", "filled": True, "size": 35},
+         "encoding": {"x": x, "y": y, "color": color,
+                      "shape": {"field": "percentile", "type": "nominal", "title": "marked"},
+                      "tooltip": [{"field": "paper", "type": "nominal"}, {"field": "config", "type": "nominal"},
+                                  {"field": "percentile", "type": "nominal"},
+                                  {"field": "latency_ms", "type": "quantitative", "format": ".3f"}]}},
+    ]
+    if len(configs) == 1:
+        layers.append(
+            {"transform": [{"filter": {"field": "kind", "equal": "mark"}}],
+             "mark": {"type": "text", "align": "left", "dx": 4, "dy": -5, "fontSize": 8},
+             "encoding": {"x": x, "y": y, "color": color,
+                          "text": {"field": "latency_ms", "type": "quantitative", "format": ".2f"}}})
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "title": title,
+        "data": {"values": rows},
+        "facet": {"field": "paper", "type": "nominal", "sort": papers, "title": None,
+                  "header": {"labelFontSize": 11, "labelLimit": width}},
+        "columns": max(1, min(columns, len(papers))),
+        "spec": {"width": width, "height": height, "layer": layers},
+    }
+
+
+def paper_latency_chart(verdicts: pd.DataFrame, *, columns: int = PAPER_COLUMNS, width: int = 200,
+                        height: int = 120) -> alt.TopLevelMixin:
+    """Latency distribution on each paper: small multiples of :func:`latency_chart`,
+    one panel per paper on a shared log axis."""
+    return alt.FacetChart.from_dict(paper_latency_spec(verdicts, columns=columns, width=width, height=height),
+                                    validate=False)
+
+
+def paper_throughput_spec(by_paper: pd.DataFrame, *, width: int = 380) -> dict:
+    """Vega-Lite spec of :func:`paper_throughput_chart`, written out as a dict (the
+    workbench draws it on every re-render): one group of bars per paper, a bar per
+    config, each with a whisker from the slowest to the fastest timing repeat."""
+    data = paper_throughput(by_paper)
+    papers = list(dict.fromkeys(data["paper"]))
+    configs = list(dict.fromkeys(data["config"]))
+    rows = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+            for r in data.to_dict("records")]
+    y = {"field": "paper", "type": "nominal", "sort": papers, "title": None, "axis": {"labelLimit": 220}}
+    offset = {"field": "config", "type": "nominal", "sort": configs}
+    color = {"field": "config", "type": "nominal", "sort": configs, "title": "config"}
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "title": "Throughput on each paper (whisker: slowest to fastest timing repeat)",
+        "data": {"values": rows},
+        # width is the plot's own: long paper ids and the legend come on top of it (a
+        # fitted chart would squeeze the bars to make room for them)
+        "autosize": {"type": "pad", "contains": "padding"},
+        "width": width,
+        "height": {"step": 8 * len(configs) + 8},
+        "encoding": {"y": y, "yOffset": offset},
+        "layer": [
+            {"mark": {"type": "bar", "opacity": 0.75},
+             "encoding": {"x": {"field": "throughput_qps", "type": "quantitative", "title": "quotes per second"},
+                          "color": color,
+                          "tooltip": [{"field": "paper", "type": "nominal"}, {"field": "config", "type": "nominal"},
+                                      {"field": "throughput_qps", "type": "quantitative", "format": ",.0f"},
+                                      {"field": "qps_min", "type": "quantitative", "format": ",.0f"},
+                                      {"field": "qps_max", "type": "quantitative", "format": ",.0f"}]}},
+            {"mark": {"type": "rule", "color": "black"},
+             "encoding": {"x": {"field": "qps_min", "type": "quantitative"}, "x2": {"field": "qps_max"}}},
+            {"mark": {"type": "tick", "color": "black", "thickness": 1, "size": 9},
+             "encoding": {"x": {"field": "qps_min", "type": "quantitative"}}},
+            {"mark": {"type": "tick", "color": "black", "thickness": 1, "size": 9},
+             "encoding": {"x": {"field": "qps_max", "type": "quantitative"}}},
+        ],
+    }
+
+
+def paper_throughput_chart(by_paper: pd.DataFrame, *, width: int = 380) -> alt.TopLevelMixin:
+    """Throughput per config on each paper with its spread over the timing repeats
+    (see :func:`paper_throughput` for how it is measured)."""
+    return alt.LayerChart.from_dict(paper_throughput_spec(by_paper, width=width), validate=False)
 
 
 def chart_svg(chart: alt.TopLevelMixin) -> str:
@@ -480,6 +683,7 @@ def render_html(
         add(f'<div class="chart">{chart_svg(latency_chart(verdicts))}</div>')
         if "qps_min" in metrics and metrics["qps_min"].notna().any():
             add(f'<div class="chart">{chart_svg(throughput_chart(metrics))}</div>')
+        parts.extend(paper_timing_html(verdicts, getattr(evaluation, "by_paper", None)))
 
     by_paper = getattr(evaluation, "by_paper", None)
     if by_paper is not None and by_paper["paper"].nunique() > 1:
@@ -532,6 +736,21 @@ def render_html(
         + "</tbody></table>")
     add("</body></html>")
     return "\n".join(parts)
+
+
+def paper_timing_html(verdicts: pd.DataFrame, by_paper: pd.DataFrame | None) -> list[str]:
+    """The per-paper timing of a multi-paper evaluation as report HTML: the latency
+    small multiples, the throughput per paper and the table of both (each chart inline
+    SVG, each text escaped); nothing for a one-paper evaluation."""
+    if not several_papers(verdicts):
+        return []
+    out = ["<h3>Latency on each paper</h3>", f'<p class="muted">{_e(PAPER_LATENCY_TEXT)}</p>',
+           f'<div class="chart">{chart_svg(paper_latency_chart(verdicts))}</div>']
+    if by_paper is not None and len(by_paper) and by_paper["throughput_qps"].notna().any():
+        out += ["<h3>Throughput on each paper</h3>", f'<p class="muted">{_e(PAPER_THROUGHPUT_TEXT)}</p>',
+                f'<div class="chart">{chart_svg(paper_throughput_chart(by_paper))}</div>',
+                html_table(paper_timing_table(by_paper), text_columns=())]
+    return out
 
 
 def run_sentence(meta: Mapping[str, Any]) -> str:
@@ -594,7 +813,14 @@ __all__ = [
     "errors",
     "html_table",
     "metrics_table",
+    "paper_latency_chart",
+    "paper_latency_spec",
     "paper_table",
+    "paper_throughput",
+    "paper_throughput_chart",
+    "paper_throughput_spec",
+    "paper_timing_html",
+    "paper_timing_table",
     "rates_bars",
     "latency_chart",
     "throughput_chart",
@@ -606,6 +832,7 @@ __all__ = [
     "savings_chart",
     "savings_method",
     "savings_sentences",
+    "several_papers",
     "tag_heatmap",
     "verdict_flips",
     "verdict_matrix",

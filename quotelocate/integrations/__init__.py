@@ -11,4 +11,9 @@ Test and evaluation frameworks, each needing its library:
 ``mlflow``         logs an evaluation as an MLflow run (``quotelocate eval --mlflow``; extra ``mlflow``);
 ``llamaindex``     a LlamaIndex ``BaseEvaluator`` for quotes in a response (extra ``llamaindex``);
 ``promptfoo``      the logic behind ``integrations/promptfoo/quotelocate_assert.py``, promptfoo's python assertion.
+
+The pytest, promptfoo and LlamaIndex adapters check quotes through
+:class:`quotelocate.verify.Verifier` (the one :func:`quotelocate.testing.shared_verifier`
+returns) and hand back verdicts in the published verdict schema form
+(:func:`quotelocate.verify.verdict_record`).
 """

@@ -12,6 +12,14 @@ its cause and diff::
     result = evaluator.evaluate_response(query=question, response=query_engine.query(question))
     result.passing, result.score, result.feedback
 
+The result is a :class:`QuoteEvaluationResult`, an ``EvaluationResult`` that also
+carries ``verdicts``: every quote's verdict in the published verdict schema
+(``quotelocate schema verdict``), in the order of the response. The verdicts come from
+:func:`quotelocate.verify.verify`: a quote is first checked against the whole paper, and
+one found there is checked again with the placed nodes as its chunks (``scope`` chunk),
+so the verdict is verify's for the node that holds it. The paper is opened and indexed
+once, through the Verifier the process shares (:func:`quotelocate.testing.shared_verifier`).
+
 A node is placed in the paper by, in order: its ``start_char_idx``/``end_char_idx``
 when they index the paper's text (or, with a ``page_label`` metadata entry, that page's
 text) and the text there is the node's; else its normalized text found once in the
@@ -26,16 +34,27 @@ import os
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
+from llama_index.core.bridge.pydantic import Field
 from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
 
-from ..chunks import Chunk
 from ..document import Document
 from ..errors import ConfigError
 from ..locate import Locator, Verdict
 from ..normalize import Rules, normalize_quote
 from ..pipeline_chunks import PipelineChunk, PlacedChunks, place_chunks
-from ..testing import failure_message, locator_for, open_document
+from ..testing import failure_message, shared_verifier, source_id
+from ..verify import Verifier, verdict_record
 from .quotes import quoted_passages
+
+_DOC = "document"
+"""The id of the evaluator's paper in its own Verifier."""
+
+
+class QuoteEvaluationResult(EvaluationResult):
+    """An ``EvaluationResult`` with ``verdicts``: each quote's verdict in the published
+    verdict schema (:func:`quotelocate.verify.verdict_record`), in the order of the response."""
+
+    verdicts: list[dict[str, Any]] = Field(default_factory=list, description="each quote's verdict, schema form")
 
 
 @dataclass(frozen=True)
@@ -85,8 +104,10 @@ class QuoteEvaluator(BaseEvaluator):
         if isinstance(document, (str, os.PathLike)):
             from .documents import find_document
 
-            document = open_document(find_document(document))
-        self._locator = locator_for(document, rules=rules)
+            document = find_document(document)
+        shared = shared_verifier()
+        locator = shared.locator(source_id(document, verifier=shared), rules)
+        self._verifier = Verifier({_DOC: locator}, rules=locator.rules)  # holds the paper's one locator
         if isinstance(min_quotes, bool) or not isinstance(min_quotes, int) or min_quotes < 0:
             raise ConfigError(f"min_quotes: expected a whole number >= 0, got {min_quotes!r}")
         if isinstance(anchor_words, bool) or not isinstance(anchor_words, int) or anchor_words < 3:
@@ -96,7 +117,7 @@ class QuoteEvaluator(BaseEvaluator):
 
     @property
     def locator(self) -> Locator:
-        return self._locator
+        return self._verifier.locator(_DOC)
 
     # -- PromptMixin: this evaluator asks no model, so it has no prompts ---------------------
     def _get_prompts(self) -> dict:
@@ -134,31 +155,31 @@ class QuoteEvaluator(BaseEvaluator):
         """Verdicts of the quotes in ``response`` against ``nodes`` (``NodeWithScore``,
         ``TextNode`` or anything with ``get_content()``); ``None`` means the whole paper."""
         quotes = tuple(q.text for q in quoted_passages(response))
+        whole = self._verifier.verify([{"doc": _DOC, "quote": q} for q in quotes])
         if nodes is None:
-            return QuoteCheck(quotes, tuple(self._locator.locate(q) for q in quotes), None)
+            return QuoteCheck(quotes, tuple(whole), None)
         placements = tuple(self.place(i, node) for i, node in enumerate(nodes))
-        regions = _merge([(p.start, p.end) for p in placements if p.start is not None], self._locator.document.text)
-        material = self._locator.with_chunks([Chunk(i, a, b) for i, (a, b) in enumerate(regions)])
-        verdicts = []
-        for q in quotes:
-            whole = self._locator.locate(q)
-            if not whole.accepted:
-                verdicts.append(whole)
-                continue
-            inside = None
-            for i in range(len(regions)):
-                v = material.locate(q, cited_chunk=i, scope="chunk")
-                if v.accepted:
-                    inside = v
-                    break
-            verdicts.append(inside if inside is not None else _outside(whole, len(regions)))
+        regions = _merge([(p.start, p.end) for p in placements if p.start is not None], self.locator.document.text)
+        found = [k for k, v in enumerate(whole) if v.accepted]
+        inside = self._verifier.verify(
+            [
+                {"doc": _DOC, "quote": quotes[k], "chunks": regions, "cited_chunk": i, "scope": "chunk"}
+                for k in found
+                for i in range(len(regions))
+            ]
+        ) if regions else []  # fmt: skip
+        verdicts = list(whole)
+        for n, k in enumerate(found):
+            tried = inside[n * len(regions) : (n + 1) * len(regions)]
+            verdicts[k] = next((v for v in tried if v.accepted), None) or _outside(whole[k], len(regions))
         return QuoteCheck(quotes, tuple(verdicts), placements)
 
     def place(self, index: int, node: Any) -> NodePlacement:
         """Where node ``index`` lies in the paper (see the module docstring)."""
         inner = getattr(node, "node", node)
         text = _content(inner)
-        doc = self._locator.document
+        locator = self.locator
+        doc = locator.document
         start, end = getattr(inner, "start_char_idx", None), getattr(inner, "end_char_idx", None)
         if isinstance(start, int) and isinstance(end, int) and 0 <= start < end:
             if doc.text[start:end] == text:
@@ -168,15 +189,15 @@ class QuoteEvaluator(BaseEvaluator):
                 base = doc.pages[page - 1].start
                 if doc.text[base + start : base + end] == text:
                     return NodePlacement(index, base + start, base + end, "page-offsets")
-        norm = self._locator.norm
-        q, _ = normalize_quote(text, self._locator.rules)
+        norm = locator.norm
+        q, _ = normalize_quote(text, locator.rules)
         q = q.strip()
         if q:
             a = _find_once(norm.text, q)
             if a is not None:
                 s, e = norm.span(a, a + len(q))
                 return NodePlacement(index, s, e, "text")
-        words = q.split(" ") if self._locator.rules.whitespace else q.split()
+        words = q.split(" ") if locator.rules.whitespace else q.split()
         head = self._anchor(words, forward=True)
         tail = self._anchor(words, forward=False)
         if head is not None and tail is not None and head < tail:
@@ -188,7 +209,7 @@ class QuoteEvaluator(BaseEvaluator):
         n, k = len(words), self.anchor_words
         if n < k:
             return None
-        norm = self._locator.norm
+        norm = self.locator.norm
         sep = " "
         offsets = range(0, n - k + 1) if forward else range(n - k, -1, -1)
         for i in list(offsets)[: 4 * k]:
@@ -205,9 +226,9 @@ class QuoteEvaluator(BaseEvaluator):
         nodes = list(getattr(response, "source_nodes", None) or [])
         return self._finish(query, response.response, nodes, [_content(getattr(n, "node", n)) for n in nodes])
 
-    def _finish(self, query: Optional[str], text: str, nodes: Sequence[Any] | None, contexts: Any) -> EvaluationResult:
+    def _finish(self, query: Optional[str], text: str, nodes: Sequence[Any] | None, contexts: Any) -> QuoteEvaluationResult:
         check = self.check(text, nodes)
-        name = self._locator.document.name
+        name = self.locator.document.name
         n = len(check.quotes)
         lines = []
         if n < self.min_quotes:
@@ -221,13 +242,14 @@ class QuoteEvaluator(BaseEvaluator):
         lines.append(f"{check.accepted} of {n} quote(s) in {name}" + ("" if check.placements is None else " inside the source nodes"))
         lines.extend(failure_message(v, name) for v in check.verdicts if not v.accepted)
         passing = n >= self.min_quotes and check.accepted == n
-        return EvaluationResult(
+        return QuoteEvaluationResult(
             query=query,
             response=text,
             contexts=list(contexts) if contexts is not None else None,
             passing=passing,
             score=(check.accepted / n) if n else (1.0 if passing else 0.0),
             feedback="\n".join(lines),
+            verdicts=[verdict_record(v) for v in check.verdicts],
         )
 
 

@@ -18,10 +18,18 @@ Options, from the assertion's ``config`` or else the test's ``vars``:
 ``cited_chunk``  the chunk the model cited (a whole number); ``scope`` as in ``Locator.locate``;
 ``chunking``     ``{size, overlap, group_size}`` of the chunks the model was shown.
 
-The result is ``{pass, score, reason}``: ``score`` is the share of quotes accepted,
-``pass`` needs all of them (and at least ``min_quotes``), and ``reason`` names each
-rejected quote with its cause and the character diff against the closest passage.
-A bad option or an unreadable paper fails with a reason naming it.
+The result is promptfoo's grading result ``{pass, score, reason, componentResults,
+metadata}``: ``score`` is the share of quotes accepted, ``pass`` needs all of them (and
+at least ``min_quotes``), and ``reason`` names each rejected quote with its cause and
+the character diff against the closest passage. ``componentResults`` has one
+``{pass, score, reason, metadata: {verdict}}`` per quote, which promptfoo lists beside
+the assertion, and ``metadata`` is ``{paper, verdicts}``: every quote's verdict in the
+published verdict schema (``quotelocate schema verdict``), in the order of the output.
+The verdicts are :func:`quotelocate.verify.verify`'s for the items ``{doc, quote,
+cited_chunk, scope, rules, chunking}``, checked through the Verifier the process shares
+(:func:`quotelocate.testing.shared_verifier`), so a paper is opened and indexed once
+however many outputs are graded. A bad option or an unreadable paper fails with a
+reason naming it (and no verdicts).
 """
 
 from __future__ import annotations
@@ -43,7 +51,8 @@ def get_assert(output: Any, context: Mapping[str, Any] | None) -> dict[str, Any]
 
 
 def _check(output: Any, context: Mapping[str, Any]) -> dict[str, Any]:
-    from ..testing import failure_message, locator_for, open_document
+    from ..testing import failure_message, shared_verifier, source_id
+    from ..verify import verdict_record
     from .documents import find_document
     from .quotes import quoted_passages
 
@@ -64,26 +73,50 @@ def _check(output: Any, context: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(chunking, Mapping) or set(chunking) - {"size", "overlap", "group_size"}:
             raise ConfigError("chunking: expected a mapping with size, overlap and group_size")
         chunking = Chunking(**{k: _whole_number(v, f"chunking.{k}") for k, v in chunking.items()})
-    locator = locator_for(open_document(find_document(paper)), rules=opts.get("rules", "recommended"), chunking=chunking)
+    rules = opts.get("rules", "recommended")
+    verifier = shared_verifier()
+    doc_id = source_id(find_document(paper), verifier=verifier)
+    name = verifier.locator(doc_id, rules, chunking=chunking).document.name  # the paper is read, rules checked, before any quote
     quotes = [output.strip()] if mode == "whole" else [q.text for q in quoted_passages(output)]
     if len(quotes) < min_quotes:
         return {
             "pass": False,
             "score": 0.0,
             "reason": f"{len(quotes)} quoted passage(s) in the output; at least {min_quotes} expected",
+            "metadata": {"paper": name, "verdicts": []},
         }
     if not quotes:
-        return {"pass": True, "score": 1.0, "reason": "no quoted passage to check"}
-    verdicts = [locator.locate(q, cited_chunk=cited_chunk, scope=opts.get("scope")) for q in quotes]
+        return {"pass": True, "score": 1.0, "reason": "no quoted passage to check", "metadata": {"paper": name, "verdicts": []}}
+    item = {"doc": doc_id, "cited_chunk": cited_chunk, "scope": opts.get("scope"), "rules": rules, "chunking": chunking}
+    verdicts = verifier.verify([{**item, "quote": q} for q in quotes])
     accepted = [v for v in verdicts if v.accepted]
-    name = locator.document.name
     if len(accepted) == len(verdicts):
-        where = "; ".join(f"page {'-'.join(map(str, v.pages))} ({v.status})" for v in verdicts)
+        where = "; ".join(_where(v) for v in verdicts)
         reason = f"{len(verdicts)} of {len(verdicts)} quote(s) found in {name}: {where}"
     else:
         rejected = [failure_message(v, name) for v in verdicts if not v.accepted]
         reason = f"{len(rejected)} of {len(verdicts)} quote(s) rejected\n" + "\n".join(rejected)
-    return {"pass": len(accepted) == len(verdicts), "score": len(accepted) / len(verdicts), "reason": reason}
+    records = [verdict_record(v) for v in verdicts]
+    components = [
+        {
+            "pass": v.accepted,
+            "score": 1.0 if v.accepted else 0.0,
+            "reason": f"{v.quote!r} found in {name}: {_where(v)}" if v.accepted else failure_message(v, name),
+            "metadata": {"verdict": record},
+        }
+        for v, record in zip(verdicts, records)
+    ]
+    return {
+        "pass": len(accepted) == len(verdicts),
+        "score": len(accepted) / len(verdicts),
+        "reason": reason,
+        "componentResults": components,
+        "metadata": {"paper": name, "verdicts": records},
+    }
+
+
+def _where(verdict: Any) -> str:
+    return f"page {'-'.join(map(str, verdict.pages))} ({verdict.status})"
 
 
 def _options(context: Mapping[str, Any]) -> dict[str, Any]:

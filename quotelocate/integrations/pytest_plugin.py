@@ -11,7 +11,9 @@ every test that checks quotes against the same paper extracts it once (and
         doc = quotelocate_doc("1706.03762v7.pdf")
         assert_quoted("The Transformer follows this overall architecture", doc)
 
-A bare file name that is not a file in the working directory is looked for on the
+The documents are opened through a :class:`~quotelocate.verify.Verifier` kept for the
+session (a file known by its path, size and modification time, so one that changed is
+opened again). A bare file name that is not a file in the working directory is looked for on the
 papers search path (``$QUOTELOCATE_PAPERS``, then ``datasets/papers/``, then the user
 cache). A file that cannot be read raises the
 :class:`~quotelocate.errors.DocumentError` naming it.
@@ -35,23 +37,18 @@ class DocumentCache:
     """Documents opened during one test session, by resolved path, size and modification time."""
 
     def __init__(self) -> None:
-        self._docs: dict[tuple[str, int, int], Document] = {}
+        from ..verify import Verifier
+
+        self.verifier = Verifier({})
 
     def __call__(self, path: str | os.PathLike) -> Document:
-        from ..document import Document
+        from ..testing import source_id
         from .documents import find_document
 
-        p = find_document(path)
-        st = p.resolve().stat()
-        key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
-        doc = self._docs.get(key)
-        if doc is None:
-            doc = Document.open(p)
-            self._docs[key] = doc
-        return doc
+        return self.verifier.document(source_id(find_document(path), verifier=self.verifier))
 
     def __len__(self) -> int:
-        return len(self._docs)
+        return len(self.verifier.opened)
 
 
 @pytest.fixture(scope="session")
