@@ -953,7 +953,7 @@ class _Layout:
         rows = _rows(free, self.boxes)
         label = LABEL_RATIO * self.body_size
         # running text a superscript can sit beside: not a lone letter (a panel letter)
-        normal = [lines[i] for i in free if lines[i].size >= 0.9 * self.body_size and len(self.texts[i].strip()) >= 2]
+        normal = [lines[i] for i in free if self.sizes[i] >= 0.9 * self.body_size and self.lengths[i] >= 2]
         stacks: dict[float, tuple[list[int], dict[int, int]]] = {}  # lines of one size, for _in_list
         for i in free:
             line = lines[i]
@@ -1053,11 +1053,11 @@ class _Layout:
         often set larger than the running text, so the label size rule misses them; a
         mark in a paragraph has the paragraph's lines nearest, and a glyph of a formula
         set piece by piece has another piece beside it."""
-        lines, texts = self.lines, self.texts
+        texts, lengths, sizes, kinds, horizontal = self.texts, self.lengths, self.sizes, self.kinds, self.horizontal
         small = SMALL_RATIO * self.body_size
-        marks = [i for i in indices if self.kinds[i] == BODY and self.horizontal[i] and (
-            0 < len(texts[i].strip()) <= 3 and not _WORD.search(texts[i])
-            or lines[i].size <= small and len(texts[i].strip()) <= 20 and not self._wordy(i, 3))]
+        marks = [i for i in indices if kinds[i] == BODY and horizontal[i] and (
+            0 < lengths[i] <= 3 and not _WORD.search(texts[i])
+            or sizes[i] <= small and lengths[i] <= 20 and not self._wordy(i, 3))]
         if not marks:
             return
         mark_set = set(marks)
