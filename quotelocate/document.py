@@ -450,6 +450,16 @@ def _is_white(color: int) -> bool:
     return color & _WHITE_BITS == _WHITE_BITS
 
 
+def _display_list(page, rendered: dict | None):
+    """The page's display list, made once per page and kept in ``rendered``."""
+    if rendered is None:
+        return page.get_displaylist()
+    display = rendered.get("list")
+    if display is None:
+        display = rendered["list"] = page.get_displaylist()
+    return display
+
+
 def _blank_under(page, bbox, rendered: dict | None = None) -> bool:
     """Does the page render as (near) white inside ``bbox``? Used for white text.
     ``rendered`` keeps the page's display list between calls for the same page (what
@@ -457,11 +467,7 @@ def _blank_under(page, bbox, rendered: dict | None = None) -> bool:
     rect = pymupdf.Rect(bbox) & page.rect
     if rect.is_empty:
         return True
-    if rendered is None:
-        rendered = {}
-    display = rendered.get("list")
-    if display is None:
-        display = rendered["list"] = page.get_displaylist()
+    display = _display_list(page, rendered)
     # what page.get_pixmap(clip=rect, alpha=False, colorspace=csGRAY) renders
     pix = display.get_pixmap(matrix=pymupdf.Identity, colorspace=pymupdf.csGRAY, alpha=False, clip=rect)
     return min(pix.samples, default=255) >= _WHITE
@@ -517,7 +523,7 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                     if n == 1 and text.isalnum() and span.get("font", "") in pi_fonts:
                         key = (span.get("font", ""), text)
                         if key not in drawn:
-                            drawn[key] = drawn_dash(page, span, _font_buffer(pdf, pi_fonts[key[0]]))
+                            drawn[key] = drawn_dash(page, span, _font_buffer(pdf, pi_fonts[key[0]]), rendered)
                         if drawn[key]:
                             glyphs.append([at, drawn[key]])
                     if (
@@ -636,28 +642,60 @@ _ISOLATED_SIZE = 50.0
 def _isolated_glyph(buffer: bytes, ch: str):
     """(pixmap, its rect, size, baseline) of ``ch`` set alone in the embedded font
     ``buffer`` on a scratch page (cheap, unlike rendering a page full of images), or
-    None when the font cannot be loaded or lacks the character."""
+    None when the font cannot be loaded or lacks the character.
+
+    The glyph is written with a ``TextWriter`` rather than ``insert_text``: both embed
+    the font the same way and render the same pixels, but ``insert_text`` first builds
+    a width table of every character code up to the one it sets (tens of thousands
+    for a ligature such as U+FB00)."""
     try:
-        if not pymupdf.Font(fontbuffer=buffer).has_glyph(ord(ch)):
+        font = pymupdf.Font(fontbuffer=buffer)
+        if not font.has_glyph(ord(ch)):
             return None
         scratch = pymupdf.open()
         page = scratch.new_page(width=200, height=100)
-        page.insert_font(fontname="pi", fontbuffer=buffer)
-        page.insert_text((20, 70), ch, fontname="pi", fontsize=_ISOLATED_SIZE)
+        writer = pymupdf.TextWriter(page.rect)
+        writer.append((20, 70), ch, font=font, fontsize=_ISOLATED_SIZE)
+        writer.write_text(page)
         pix = page.get_pixmap(matrix=pymupdf.Matrix(2, 2), colorspace=pymupdf.csGRAY, alpha=False)
     except Exception:  # an embedded font MuPDF cannot load alone: render it on its page
         return None
     return pix, pymupdf.Rect(0, 0, 200, 100), _ISOLATED_SIZE, 70.0
 
 
-def drawn_dash(page, span: dict, font_buffer: bytes = b"") -> str | None:
+_INK_MASK = bytes(1 if v <= _INK else 0 for v in range(256))
+"""Maps a grey level to 1 when it is ink, else 0 (for ``bytes.translate``)."""
+
+
+def _ink_extent(pix) -> tuple[int, int, int, int] | None:
+    """(first row, last row, first column, last column) holding ink in a grey pixmap,
+    or None when it holds none. The rows come from the first and last ink byte, the
+    columns from the ink rows only, each searched in C (``find``/``rfind``)."""
+    width = pix.width
+    mask = pix.samples.translate(_INK_MASK)
+    first, last = mask.find(1), mask.rfind(1)
+    if first < 0 or not width:
+        return None
+    top, bottom = first // width, last // width
+    left, right = width, -1
+    for y in range(top, bottom + 1):
+        row = mask[y * width : (y + 1) * width]
+        a = row.find(1)
+        if a >= 0:
+            left = min(left, a)
+            right = max(right, row.rfind(1))
+    return top, bottom, left, right
+
+
+def drawn_dash(page, span: dict, font_buffer: bytes = b"", rendered: dict | None = None) -> str | None:
     """The dash a one-character span draws, or None when its glyph is no horizontal bar.
 
     The span's box is rendered and its ink measured: a bar is flat
     (:data:`DASH_MAX_HEIGHT`), wide (:data:`DASH_MIN_WIDTH`) and clear of the baseline;
     its width picks hyphen, en dash or em dash. Ink of a neighbour reaching into the box
     makes the glyph look taller, so it is then left as mapped. With the font's
-    embedded program (``font_buffer``) the glyph is rendered alone instead."""
+    embedded program (``font_buffer``) the glyph is rendered alone instead.
+    ``rendered``: the page's display list kept between calls (see :func:`_blank_under`)."""
     size = float(span.get("size", 0.0))
     if size <= 0 or tuple(span.get("dir", (1.0, 0.0))) != (1.0, 0.0):
         return None
@@ -669,19 +707,21 @@ def drawn_dash(page, span: dict, font_buffer: bytes = b"") -> str | None:
         if rect.is_empty:
             return None
         try:
-            pix = page.get_pixmap(clip=rect, matrix=pymupdf.Matrix(_ZOOM, _ZOOM), colorspace=pymupdf.csGRAY, alpha=False)
+            # what page.get_pixmap(clip=rect, ...) renders, from the page's display list
+            display = _display_list(page, rendered)
+            pix = display.get_pixmap(matrix=pymupdf.Matrix(_ZOOM, _ZOOM), colorspace=pymupdf.csGRAY, alpha=False,
+                                     clip=rect)
         except Exception:  # a page that cannot be rendered keeps its mapping
             return None
         baseline = float(span.get("origin", (0.0, rect.y1))[1])
-    width, samples = pix.width, pix.samples
-    rows = [y for y in range(pix.height) if min(samples[y * width : (y + 1) * width], default=255) <= _INK]
-    if not rows:
+    extent = _ink_extent(pix)
+    if extent is None:
         return None
-    cols = [x for x in range(width) if min(samples[x::width], default=255) <= _INK]
+    top, last_row, left, right = extent
     scale = pix.height / rect.height if rect.height else _ZOOM
-    ink_height = (rows[-1] - rows[0] + 1) / scale / size
-    ink_width = (cols[-1] - cols[0] + 1) / scale / size
-    bottom = rect.y0 + (rows[-1] + 1) / scale
+    ink_height = (last_row - top + 1) / scale / size
+    ink_width = (right - left + 1) / scale / size
+    bottom = rect.y0 + (last_row + 1) / scale
     if ink_height > DASH_MAX_HEIGHT or ink_width < DASH_MIN_WIDTH or baseline - bottom < 0.1 * size:
         return None
     return next(dash for limit, dash in _DASH_WIDTHS if ink_width < limit)

@@ -264,3 +264,42 @@ def test_a_glyph_is_measured_alone_in_its_embedded_font():
     assert drawn_dash(None, {**span, "text": "-"}, buffer) == "-"
     assert drawn_dash(None, {**span, "text": "e"}, buffer) is None
     assert drawn_dash(None, {**span, "text": "_"}, buffer) is None  # a bar below the baseline
+
+
+def _insert_text_render(buffer: bytes, ch: str):
+    """The glyph set with ``insert_text`` on a scratch page: what the TextWriter route
+    of ``_isolated_glyph`` must render pixel for pixel."""
+    scratch = pymupdf.open()
+    page = scratch.new_page(width=200, height=100)
+    page.insert_font(fontname="pi", fontbuffer=buffer)
+    page.insert_text((20, 70), ch, fontname="pi", fontsize=50)
+    return page.get_pixmap(matrix=pymupdf.Matrix(2, 2), colorspace=pymupdf.csGRAY, alpha=False)
+
+
+@pytest.mark.parametrize("font", ["tiro", "symb"])
+def test_an_isolated_glyph_renders_as_insert_text_would(font):
+    from quotelocate.document import _isolated_glyph
+
+    buffer = pymupdf.Font(font).buffer
+    chars = [ch for ch in "\u2013-_\u2014eRgQ1\u03c0\u00b5\ufb00" if pymupdf.Font(fontbuffer=buffer).has_glyph(ord(ch))]
+    assert len(chars) >= 4
+    for ch in chars:
+        pix = _isolated_glyph(buffer, ch)[0]
+        assert pix.samples == _insert_text_render(buffer, ch).samples, ch
+
+
+def test_ink_extent_is_the_first_and_last_ink_row_and_column():
+    from quotelocate.document import _INK, _ink_extent
+
+    def reference(pix):
+        w, s = pix.width, pix.samples
+        rows = [y for y in range(pix.height) if min(s[y * w : (y + 1) * w]) <= _INK]
+        cols = [x for x in range(w) if min(s[x::w]) <= _INK]
+        return (rows[0], rows[-1], cols[0], cols[-1]) if rows else None
+
+    buffer = pymupdf.Font("tiro").buffer
+    for ch in "\u2013_eQ|.":
+        pix = _insert_text_render(buffer, ch)
+        assert _ink_extent(pix) == reference(pix) is not None, ch
+    blank = _insert_text_render(buffer, " ")
+    assert _ink_extent(blank) is None and reference(blank) is None
