@@ -17,8 +17,8 @@ This is the only module that imports pymupdf. A :class:`Document` holds
   (``80e120`` as printed ``80\u2013120``), decided from the rendered ink of the glyph.
 
 PDFs are untrusted input. By default extraction runs in forked worker processes (two
-on a multi-core machine, each taking every other page) under :class:`Limits` (time,
-memory, pages, file size); a worker that exceeds one is killed and
+on a multi-core machine with a core to spare, each taking every other page) under
+:class:`Limits` (time, memory, pages, file size); a worker that exceeds one is killed and
 :class:`~quotelocate.errors.ExtractionLimitError` names the file and the limit.
 
 PDF text is built from pymupdf's ``dict`` output with the flags in
@@ -943,6 +943,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
     offset = 0
     markers: list[tuple[int, int]] = []
     glyphs: list[tuple[int, str]] = []
+    new_line = object.__new__
     for record in sorted(records, key=lambda r: r[0]):
         number, page_text, width, height, rotation, flat, fonts, flat_spans, page_hidden, page_markers, page_glyphs = record
         number, rotation = int(number), int(rotation)
@@ -961,12 +962,18 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
             a, b, x0, y0, x1, y1, size, font, dx, dy, block, count = flat[i : i + LINE_FIELDS]
             start = offset + int(a)
             j = k + SPAN_FIELDS * int(count)
-            spans = flat_spans[k:j]
-            if len(spans) != j - k:
+            if j == k + SPAN_FIELDS:  # one span: most lines
+                spans = ((start + int(flat_spans[k]), flat_spans[k + 1], flat_spans[k + 2]),)
+            else:
+                cut = flat_spans[k:j]
+                spans = tuple(zip([start + int(s) for s in cut[0::3]], cut[1::3], cut[2::3]))
+            if j > len(flat_spans) or j < k:
                 raise ValueError("a line counts more spans than there are")
             k = j
-            lines.append(Line(number, start, offset + int(b), (x0, y0, x1, y1), size, fonts[int(font)], (dx, dy),
-                              int(block), tuple(zip([start + int(s) for s in spans[0::3]], spans[1::3], spans[2::3]))))
+            line = new_line(Line)  # what Line(...) builds, without a frozen __init__'s nine setattr calls
+            line.__dict__.update(page=number, start=start, end=offset + int(b), bbox=(x0, y0, x1, y1), size=size,
+                                 font=fonts[int(font)], direction=(dx, dy), block=int(block), spans=spans)
+            lines.append(line)
         if k != len(flat_spans):
             raise ValueError("spans left over after the last line")
         if page_hidden:
@@ -1223,16 +1230,30 @@ def set_extraction_children(n: int | None) -> None:
     _CHILDREN_OVERRIDE = n
 
 
+BUSY_SPARE_CORES = 0.5
+"""A second extraction child only when the one-minute load average (which counts the
+caller itself while it works) is at most the number of cores less this: a core is
+about free for it."""
+
+
 def _children() -> int:
-    """How many children extract one PDF: two on a machine with two or more cores (each
-    takes every other page), else one."""
+    """How many children extract one PDF: two on a machine with two or more cores and a
+    core to spare (each takes every other page), else one. On a busy machine a second
+    child cannot run beside the first; it only adds a fork (15-30 ms for a process that
+    has pymupdf loaded) and a second parse of the file and its fonts."""
     if _CHILDREN_OVERRIDE:
         return _CHILDREN_OVERRIDE
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
-    return 2 if cores >= 2 else 1
+    if cores < 2:
+        return 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average here: assume the cores are free
+        return 2
+    return 2 if load <= cores - BUSY_SPARE_CORES else 1
 
 
 def _child_reply(data: bytes, request: dict) -> dict:

@@ -458,3 +458,16 @@ def test_the_helper_relays_the_childrens_replies(monkeypatch):
     assert (a.text, a.pages, a.lines, a.hidden, a.markers, a.warnings) == (b.text, b.pages, b.lines, b.hidden, b.markers,
                                                                          b.warnings)
     assert len(a.pages) == 3 and a.lines
+
+
+@pytest.mark.parametrize("cores, load, children", [(2, 0.2, 2), (2, 1.5, 2), (2, 1.6, 1), (2, 6.0, 1), (1, 0.0, 1),
+                                                   (8, 7.4, 2), (8, 7.6, 1)])
+def test_a_second_child_only_when_a_core_is_free(cores, load, children, monkeypatch):
+    """On a busy machine a second child cannot run beside the first and only costs a
+    fork and a second parse of the file: one child then."""
+    monkeypatch.setattr(document_module, "_CHILDREN_OVERRIDE", None)
+    monkeypatch.setattr(document_module.os, "sched_getaffinity", lambda pid: set(range(cores)))
+    monkeypatch.setattr(document_module.os, "getloadavg", lambda: (load, load, load))
+    assert document_module._children() == children
+    monkeypatch.setattr(document_module, "_CHILDREN_OVERRIDE", 2)  # a pool's choice holds whatever the load
+    assert document_module._children() == 2
