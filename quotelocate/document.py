@@ -455,9 +455,11 @@ def _is_white(color: int) -> bool:
 
 
 def _display_list(page, rendered: dict | None):
-    """The page's display list, made once per page and kept in ``rendered``."""
+    """The page's display list, made once per page and kept in ``rendered`` (which then
+    records that a check used it)."""
     if rendered is None:
         return page.get_displaylist()
+    rendered["used"] = True
     display = rendered.get("list")
     if display is None:
         display = rendered["list"] = page.get_displaylist()
@@ -506,6 +508,23 @@ def _page_failure(name: str, number: int, exc: Exception, memory: str) -> Quotel
     return DocumentError(f"{name}: page {number}: text extraction failed ({_short(exc)})")
 
 
+def _page_dict(page, rendered: dict | None = None) -> dict:
+    """``page.get_text("dict")`` with :data:`EXTRACT_FLAGS`. With ``rendered`` (and an
+    unrotated page) the page is run once into a display list, kept in ``rendered`` for
+    the white-text and glyph checks, and the text comes from that list: the same dict
+    (a test checks it), without running the page a second time for a check. A rotated
+    page's text from a display list is not in unrotated coordinates, so it is always
+    extracted from the page."""
+    if rendered is None or page.rotation:
+        return page.get_text("dict", flags=EXTRACT_FLAGS)
+    display = rendered["list"] = page.get_displaylist()
+    textpage = display.get_textpage(flags=EXTRACT_FLAGS)
+    if not isinstance(textpage, pymupdf.TextPage):
+        textpage = pymupdf.TextPage(textpage)
+    textpage.parent = page
+    return page.get_text("dict", flags=EXTRACT_FLAGS, textpage=textpage)
+
+
 def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the memory available") -> list[list]:
     """One record per page (0-based ``indices``), JSON-ready, offsets relative to the
     page: ``[number, text, width, height, rotation, lines, fonts, spans, hidden,
@@ -519,11 +538,16 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
     one_glyph: dict[int, str | None] = {}  # font xref -> its name when it encodes one character code
     drawn: dict[tuple[str, str], str | None] = {}  # (font, character) -> what its glyph draws
     white = _WHITE_BITS
+    rendered: dict = {}
     for index in indices:
         number = index + 1
+        # a page that needed its display list (white text, a glyph drawn on the page)
+        # suggests the next one will too: then its text comes from that list
+        with_list = rendered.get("used", False)
+        rendered = {}  # the page's display list, once a white span or a glyph needs it
         try:
             page = pdf[index]
-            raw = page.get_text("dict", flags=EXTRACT_FLAGS)
+            raw = _page_dict(page, rendered if with_list else None)
             cropbox_height = float(page.cropbox.height)  # the unrotated page, as the text
             rect = page.rect
         except Exception as exc:  # mupdf errors surface as RuntimeError/ValueError/MemoryError/...
@@ -539,7 +563,6 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
         glyphs: list[list] = []
         offset = 0
         block_no = 0
-        rendered: dict = {}  # the page's display list, once a white span or a glyph needs it
         for block in raw["blocks"]:
             if block.get("type") != 0:
                 continue

@@ -303,3 +303,34 @@ def test_ink_extent_is_the_first_and_last_ink_row_and_column():
         assert _ink_extent(pix) == reference(pix) is not None, ch
     blank = _insert_text_render(buffer, " ")
     assert _ink_extent(blank) is None and reference(blank) is None
+
+
+def test_text_from_the_display_list_is_the_text_from_the_page(monkeypatch):
+    """On the BMJ paper every page has white text, so after the first page the text
+    comes from the display list the white-text check needs anyway; the records are the
+    ones extracted from the pages directly."""
+    from quotelocate import document as D
+
+    pdf = pymupdf.open(stream=corpus_document(PMJ)._pdf, filetype="pdf")
+    real, used = D._page_dict, []
+
+    def spy(page, rendered=None):
+        used.append(rendered is not None)
+        return real(page, rendered)
+
+    monkeypatch.setattr(D, "_page_dict", spy)
+    via_list = D._extract_pages(pdf, PMJ, range(pdf.page_count))
+    assert used.count(True) == pdf.page_count - 1
+    monkeypatch.setattr(D, "_page_dict", lambda page, rendered=None: real(page))
+    assert via_list == D._extract_pages(pdf, PMJ, range(pdf.page_count))
+
+
+def test_a_rotated_page_takes_its_text_from_the_page():
+    """A display list holds a rotated page as shown, not in the unrotated coordinates of
+    the text: its text comes from the page whatever the page before it needed."""
+    from quotelocate.document import _page_dict
+
+    with pymupdf.open(stream=corpus_document("arxiv2015_influential_nodes_rotated.pdf")._pdf, filetype="pdf") as pdf:
+        page = pdf[7]  # page 8: /Rotate 90
+        assert page.rotation == 90
+        assert _page_dict(page, {}) == _page_dict(page)
