@@ -32,6 +32,7 @@ import atexit
 import bisect
 import gc
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -45,7 +46,6 @@ import time
 import unicodedata
 from array import array
 from dataclasses import dataclass, field, replace
-from itertools import accumulate, chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -568,55 +568,47 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                 continue
             for line in block["lines"]:
                 spans = line["spans"]
-                # per line in list comprehensions, not span by span: a producer that sets
-                # every word in its own span gives ten spans a line
-                texts = [span["text"] for span in spans]
-                sizes = [float(span["size"]) for span in spans]
-                lengths = [len(text) for text in texts]
-                starts = list(accumulate(lengths[:-1], initial=0))  # in the line
-                baselines = [float(span["origin"][1]) for span in spans]
-                if 0 in lengths:  # an empty span has no start of its own
-                    kept = [i for i, n in enumerate(lengths) if n]
-                    count = len(kept)
-                    for i in kept:
-                        spans_out += (starts[i], sizes[i], baselines[i])
-                else:
-                    count = len(spans)
-                    spans_out.extend(chain.from_iterable(zip(starts, sizes, baselines)))
+                at = offset
+                sizes: list[float] = []
+                texts: list[str] = []
+                count = 0
                 line_glyphs: dict[int, str] | None = None
-                if 1 in lengths or min(sizes, default=MIN_VISIBLE_SIZE) < MIN_VISIBLE_SIZE or any(
-                    span.get("alpha", 255) == 0 or int(span["color"]) & white == white for span in spans
-                ):  # a one-character span, or one that may be hidden: look at each
-                    for span, text, size, start in zip(spans, texts, sizes, starts):
-                        n = len(text)
-                        if not n:
-                            continue
-                        at = offset + start
-                        if n == 1 and text.isalnum():
-                            if pi_fonts is None:
-                                try:
-                                    pi_fonts = _one_glyph_fonts(pdf, page, one_glyph)
-                                except Exception as exc:
-                                    raise _page_failure(name, number, exc, memory) from None
-                            font = span["font"]
-                            if font in pi_fonts:
-                                key = (font, text)
-                                if key not in drawn:
-                                    drawn[key] = drawn_dash(page, span, _font_buffer(pdf, pi_fonts[font]), rendered)
-                                if drawn[key]:
-                                    glyphs.append([at, drawn[key]])
-                                    if line_glyphs is None:
-                                        line_glyphs = {}
-                                    line_glyphs[start] = drawn[key]
-                        if (
-                            span.get("alpha", 255) == 0
-                            or size < MIN_VISIBLE_SIZE
-                            or (int(span["color"]) & white == white and _blank_under(page, span["bbox"], rendered))
-                        ):
-                            if hidden and hidden[-1][1] >= at - 1:
-                                hidden[-1][1] = at + n
-                            else:
-                                hidden.append([at, at + n])
+                for span in spans:
+                    text = span["text"]
+                    size = float(span["size"])
+                    sizes.append(size)
+                    texts.append(text)
+                    n = len(text)
+                    if not n:
+                        continue
+                    spans_out += (at - offset, size, float(span["origin"][1]))
+                    count += 1
+                    if n == 1 and text.isalnum():
+                        if pi_fonts is None:
+                            try:
+                                pi_fonts = _one_glyph_fonts(pdf, page, one_glyph)
+                            except Exception as exc:
+                                raise _page_failure(name, number, exc, memory) from None
+                        font = span["font"]
+                        if font in pi_fonts:
+                            key = (font, text)
+                            if key not in drawn:
+                                drawn[key] = drawn_dash(page, span, _font_buffer(pdf, pi_fonts[font]), rendered)
+                            if drawn[key]:
+                                glyphs.append([at, drawn[key]])
+                                if line_glyphs is None:
+                                    line_glyphs = {}
+                                line_glyphs[at - offset] = drawn[key]
+                    if (
+                        span.get("alpha", 255) == 0
+                        or size < MIN_VISIBLE_SIZE
+                        or (int(span["color"]) & white == white and _blank_under(page, span["bbox"], rendered))
+                    ):
+                        if hidden and hidden[-1][1] >= at - 1:
+                            hidden[-1][1] = at + n
+                        else:
+                            hidden.append([at, at + n])
+                    at += n
                 line_text = "".join(texts)
                 biggest = max(sizes, default=0.0)
                 if len(spans) > 1 and min(sizes) <= MARKER_SIZE_RATIO * biggest:  # else no span is set smaller
@@ -1499,7 +1491,7 @@ class _Worker:
                 sizes = [int(n) for n in reply.pop("sizes")]
                 if min(sizes, default=0) < 0 or sum(sizes) != len(payload):
                     raise ValueError("sizes do not match the payload")
-                ends = list(accumulate(sizes))
+                ends = list(itertools.accumulate(sizes))
                 reply["replies"] = [payload[end - size : end] for size, end in zip(sizes, ends)]
         except (ValueError, TypeError, KeyError, AttributeError):
             raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
