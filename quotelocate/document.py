@@ -17,8 +17,8 @@ This is the only module that imports pymupdf. A :class:`Document` holds
   (``80e120`` as printed ``80\u2013120``), decided from the rendered ink of the glyph.
 
 PDFs are untrusted input. By default extraction runs in forked worker processes (two
-on a multi-core machine, each taking every other page) under :class:`Limits` (time,
-memory, pages, file size); a worker that exceeds one is killed and
+on a multi-core machine with a core to spare, each taking every other page) under
+:class:`Limits` (time, memory, pages, file size); a worker that exceeds one is killed and
 :class:`~quotelocate.errors.ExtractionLimitError` names the file and the limit.
 
 PDF text is built from pymupdf's ``dict`` output with the flags in
@@ -32,6 +32,7 @@ import atexit
 import bisect
 import gc
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -266,11 +267,11 @@ class Document:
                 else:
                     object.__setattr__(doc, "_extraction_cache", cache)
                     return doc
-        if not isolate:
+        if not isolate or not hasattr(os, "fork"):
             records, warnings = _extract_here(data, name, password, limits, isolated=False)
-        elif not hasattr(os, "fork"):  # Windows: no fork, so no killable child; say so
-            records, warnings = _extract_here(data, name, password, limits, isolated=False)
-            warnings.append(f"{name}: extracted in-process (no os.fork here): the time and memory limits were not enforced")
+            if isolate:  # Windows: no fork, so no killable child; say so
+                warnings.append(f"{name}: extracted in-process (no os.fork here): the time and memory limits were not enforced")
+            doc = _assemble(name, data, records, warnings, allow_textless_pages, password)
         else:
             request = {
                 "name": name,
@@ -279,8 +280,11 @@ class Document:
                 "limits": [limits.seconds, limits.memory_mb, limits.max_pages, limits.max_file_bytes],
             }
             reply = _WORKER.run(request, data, name, limits)
-            records, warnings = reply["pages"], list(reply["warnings"])
-        doc = _assemble(name, data, records, warnings, allow_textless_pages, password)
+            records, warnings = _decode_replies(reply["replies"], name)
+            try:
+                doc = _assemble(name, data, records, warnings, allow_textless_pages, password)
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+                raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
         if key is not None:
             cache.put(key, {"pages": records, "warnings": [w.replace(name, _NAME_MARK) for w in warnings]})
             object.__setattr__(doc, "_extraction_cache", cache)
@@ -450,6 +454,18 @@ def _is_white(color: int) -> bool:
     return color & _WHITE_BITS == _WHITE_BITS
 
 
+def _display_list(page, rendered: dict | None):
+    """The page's display list, made once per page and kept in ``rendered`` (which then
+    records that a check used it)."""
+    if rendered is None:
+        return page.get_displaylist()
+    rendered["used"] = True
+    display = rendered.get("list")
+    if display is None:
+        display = rendered["list"] = page.get_displaylist()
+    return display
+
+
 def _blank_under(page, bbox, rendered: dict | None = None) -> bool:
     """Does the page render as (near) white inside ``bbox``? Used for white text.
     ``rendered`` keeps the page's display list between calls for the same page (what
@@ -457,74 +473,136 @@ def _blank_under(page, bbox, rendered: dict | None = None) -> bool:
     rect = pymupdf.Rect(bbox) & page.rect
     if rect.is_empty:
         return True
-    if rendered is None:
-        rendered = {}
-    display = rendered.get("list")
-    if display is None:
-        display = rendered["list"] = page.get_displaylist()
+    display = _display_list(page, rendered)
     # what page.get_pixmap(clip=rect, alpha=False, colorspace=csGRAY) renders
     pix = display.get_pixmap(matrix=pymupdf.Identity, colorspace=pymupdf.csGRAY, alpha=False, clip=rect)
     return min(pix.samples, default=255) >= _WHITE
 
 
+LINE_FIELDS = 12
+"""Numbers per line in a page record: start, end, x0, y0, x1, y1, size, font (index
+into the page's font names), direction x, direction y, block, span count."""
+SPAN_FIELDS = 3
+"""Numbers per span in a page record: offset in the line, font size, baseline y."""
+
+
+class _Lazy:
+    """``in`` on a set that is built on first use (a page's footnote labels, needed
+    only when a raised marker follows a one-letter word)."""
+
+    __slots__ = ("_build", "_value")
+
+    def __init__(self, build) -> None:
+        self._build, self._value = build, None
+
+    def __contains__(self, item) -> bool:
+        if self._value is None:
+            self._value = self._build()
+        return item in self._value
+
+
+def _page_failure(name: str, number: int, exc: Exception, memory: str) -> QuotelocateError:
+    """The error for a pymupdf failure on a page: a limit when mupdf ran out of memory."""
+    if isinstance(exc, MemoryError) or _NO_MEMORY.search(str(exc)):
+        return ExtractionLimitError(f"{name}: page {number}: text extraction exceeded {memory}")
+    return DocumentError(f"{name}: page {number}: text extraction failed ({_short(exc)})")
+
+
+def _page_dict(page, rendered: dict | None = None) -> dict:
+    """``page.get_text("dict")`` with :data:`EXTRACT_FLAGS`. With ``rendered`` (and an
+    unrotated page) the page is run once into a display list, kept in ``rendered`` for
+    the white-text and glyph checks, and the text comes from that list: the same dict
+    (a test checks it), without running the page a second time for a check. A rotated
+    page's text from a display list is not in unrotated coordinates, so it is always
+    extracted from the page."""
+    if rendered is None or page.rotation:
+        return page.get_text("dict", flags=EXTRACT_FLAGS)
+    display = rendered["list"] = page.get_displaylist()
+    textpage = display.get_textpage(flags=EXTRACT_FLAGS)
+    if not isinstance(textpage, pymupdf.TextPage):
+        textpage = pymupdf.TextPage(textpage)
+    textpage.parent = page
+    return page.get_text("dict", flags=EXTRACT_FLAGS, textpage=textpage)
+
+
 def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the memory available") -> list[list]:
     """One record per page (0-based ``indices``), JSON-ready, offsets relative to the
-    page: ``[number, text, width, height, rotation, lines, hidden]`` where a line is
-    ``[start, end, bbox, size, font, direction, block, spans]``, a span is ``[offset in
-    the line, size, baseline y]`` and hidden is ``[[start, end]]``. A page's text is its
-    lines, each followed by a newline."""
+    page: ``[number, text, width, height, rotation, lines, fonts, spans, hidden,
+    markers, glyphs]`` where ``lines`` holds :data:`LINE_FIELDS` numbers per line (its
+    font an index into ``fonts``), ``spans`` :data:`SPAN_FIELDS` numbers per span, the
+    spans of each line in turn; hidden and markers are ``[[start, end]]``, glyphs
+    ``[[offset, character]]``. A page's text is its lines, each followed by a newline.
+    Flat lists of numbers rather than one list per line: they travel from the
+    extraction child as packed doubles (:func:`_encode_reply`)."""
     records = []
     one_glyph: dict[int, str | None] = {}  # font xref -> its name when it encodes one character code
     drawn: dict[tuple[str, str], str | None] = {}  # (font, character) -> what its glyph draws
+    white = _WHITE_BITS
+    rendered: dict = {}
     for index in indices:
         number = index + 1
+        # a page that needed its display list (white text, a glyph drawn on the page)
+        # suggests the next one will too: then its text comes from that list
+        with_list = rendered.get("used", False)
+        rendered = {}  # the page's display list, once a white span or a glyph needs it
         try:
             page = pdf[index]
-            raw = page.get_text("dict", flags=EXTRACT_FLAGS)
-            pi_fonts = _one_glyph_fonts(pdf, page, one_glyph)
-            labels = footnote_labels(raw, float(page.cropbox.height))  # the unrotated page, as the text
+            raw = _page_dict(page, rendered if with_list else None)
+            cropbox_height = float(page.cropbox.height)  # the unrotated page, as the text
             rect = page.rect
-        except MemoryError:
-            raise ExtractionLimitError(f"{name}: page {number}: text extraction exceeded {memory}") from None
-        except Exception as exc:  # mupdf errors surface as RuntimeError/ValueError/...
-            if _NO_MEMORY.search(str(exc)):
-                raise ExtractionLimitError(f"{name}: page {number}: text extraction exceeded {memory}") from None
-            raise DocumentError(f"{name}: page {number}: text extraction failed ({_short(exc)})") from None
+        except Exception as exc:  # mupdf errors surface as RuntimeError/ValueError/MemoryError/...
+            raise _page_failure(name, number, exc, memory) from None
+        labels = _Lazy(lambda raw=raw, h=cropbox_height: footnote_labels(raw, h))
+        pi_fonts: dict[str, int] | None = None  # the page's one-glyph fonts, once a one-character span asks
         parts: list[str] = []
-        lines: list[list] = []
+        lines: list = []
+        spans_out: list = []
+        fonts: dict[str, int] = {}
         hidden: list[list[int]] = []
         markers: list[list[int]] = []
         glyphs: list[list] = []
         offset = 0
         block_no = 0
-        rendered: dict = {}  # the page's display list, once a white span needs it
-        for block in raw.get("blocks", ()):
+        for block in raw["blocks"]:
             if block.get("type") != 0:
                 continue
-            for line in block.get("lines", ()):
-                spans = line.get("spans", ())
-                at = line_start = offset
-                span_starts: list[list[float]] = []
-                sizes = [float(span.get("size", 0.0)) for span in spans]
+            for line in block["lines"]:
+                spans = line["spans"]
+                at = offset
+                sizes: list[float] = []
                 texts: list[str] = []
-                for span, size in zip(spans, sizes):
-                    text = span.get("text", "")
+                count = 0
+                line_glyphs: dict[int, str] | None = None
+                for span in spans:
+                    text = span["text"]
+                    size = float(span["size"])
+                    sizes.append(size)
                     texts.append(text)
                     n = len(text)
                     if not n:
                         continue
-                    span_starts.append([at - offset, size, float(span.get("origin", (0.0, 0.0))[1])])
-                    if n == 1 and text.isalnum() and span.get("font", "") in pi_fonts:
-                        key = (span.get("font", ""), text)
-                        if key not in drawn:
-                            drawn[key] = drawn_dash(page, span, _font_buffer(pdf, pi_fonts[key[0]]))
-                        if drawn[key]:
-                            glyphs.append([at, drawn[key]])
+                    spans_out += (at - offset, size, float(span["origin"][1]))
+                    count += 1
+                    if n == 1 and text.isalnum():
+                        if pi_fonts is None:
+                            try:
+                                pi_fonts = _one_glyph_fonts(pdf, page, one_glyph)
+                            except Exception as exc:
+                                raise _page_failure(name, number, exc, memory) from None
+                        font = span["font"]
+                        if font in pi_fonts:
+                            key = (font, text)
+                            if key not in drawn:
+                                drawn[key] = drawn_dash(page, span, _font_buffer(pdf, pi_fonts[font]), rendered)
+                            if drawn[key]:
+                                glyphs.append([at, drawn[key]])
+                                if line_glyphs is None:
+                                    line_glyphs = {}
+                                line_glyphs[at - offset] = drawn[key]
                     if (
                         span.get("alpha", 255) == 0
                         or size < MIN_VISIBLE_SIZE
-                        or (int(span.get("color", 0)) & _WHITE_BITS == _WHITE_BITS
-                            and _blank_under(page, span["bbox"], rendered))
+                        or (int(span["color"]) & white == white and _blank_under(page, span["bbox"], rendered))
                     ):
                         if hidden and hidden[-1][1] >= at - 1:
                             hidden[-1][1] = at + n
@@ -532,27 +610,27 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                             hidden.append([at, at + n])
                     at += n
                 line_text = "".join(texts)
-                if len(spans) > 1 and min(sizes) <= MARKER_SIZE_RATIO * max(sizes):  # else no span is set smaller
-                    drawn_line = _as_drawn(spans, {g[0] - line_start: g[1] for g in glyphs if g[0] >= line_start})
+                biggest = max(sizes, default=0.0)
+                if len(spans) > 1 and min(sizes) <= MARKER_SIZE_RATIO * biggest:  # else no span is set smaller
+                    drawn_line = _as_drawn(spans, line_glyphs or {})
                     shown = "".join(span.get("text", "") for span in drawn_line)
                     markers.extend([offset + a, offset + b] for a, b in raised_markers(drawn_line, shown, labels))
                 parts.append(line_text)
                 parts.append("\n")
-                lines.append([
-                    offset,
-                    offset + len(line_text),
-                    [float(v) for v in line.get("bbox", (0, 0, 0, 0))],
-                    max(sizes, default=0.0),
-                    spans[0].get("font", "") if spans else "",
-                    [float(v) for v in line.get("dir", (1.0, 0.0))],
-                    block_no,
-                    span_starts,
-                ])
-                offset += len(line_text) + 1
+                font = spans[0]["font"] if spans else ""
+                font_index = fonts.get(font)
+                if font_index is None:
+                    font_index = fonts[font] = len(fonts)
+                x0, y0, x1, y1 = line["bbox"]
+                dx, dy = line["dir"]
+                end = offset + len(line_text)
+                lines += (offset, end, float(x0), float(y0), float(x1), float(y1), biggest, font_index,
+                          float(dx), float(dy), block_no, count)
+                offset = end + 1
             block_no += 1
         records.append(
-            [number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, hidden, markers,
-             glyphs]
+            [number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, list(fonts),
+             spans_out, hidden, markers, glyphs]
         )
     return records
 
@@ -636,28 +714,60 @@ _ISOLATED_SIZE = 50.0
 def _isolated_glyph(buffer: bytes, ch: str):
     """(pixmap, its rect, size, baseline) of ``ch`` set alone in the embedded font
     ``buffer`` on a scratch page (cheap, unlike rendering a page full of images), or
-    None when the font cannot be loaded or lacks the character."""
+    None when the font cannot be loaded or lacks the character.
+
+    The glyph is written with a ``TextWriter`` rather than ``insert_text``: both embed
+    the font the same way and render the same pixels, but ``insert_text`` first builds
+    a width table of every character code up to the one it sets (tens of thousands
+    for a ligature such as U+FB00)."""
     try:
-        if not pymupdf.Font(fontbuffer=buffer).has_glyph(ord(ch)):
+        font = pymupdf.Font(fontbuffer=buffer)
+        if not font.has_glyph(ord(ch)):
             return None
         scratch = pymupdf.open()
         page = scratch.new_page(width=200, height=100)
-        page.insert_font(fontname="pi", fontbuffer=buffer)
-        page.insert_text((20, 70), ch, fontname="pi", fontsize=_ISOLATED_SIZE)
+        writer = pymupdf.TextWriter(page.rect)
+        writer.append((20, 70), ch, font=font, fontsize=_ISOLATED_SIZE)
+        writer.write_text(page)
         pix = page.get_pixmap(matrix=pymupdf.Matrix(2, 2), colorspace=pymupdf.csGRAY, alpha=False)
     except Exception:  # an embedded font MuPDF cannot load alone: render it on its page
         return None
     return pix, pymupdf.Rect(0, 0, 200, 100), _ISOLATED_SIZE, 70.0
 
 
-def drawn_dash(page, span: dict, font_buffer: bytes = b"") -> str | None:
+_INK_MASK = bytes(1 if v <= _INK else 0 for v in range(256))
+"""Maps a grey level to 1 when it is ink, else 0 (for ``bytes.translate``)."""
+
+
+def _ink_extent(pix) -> tuple[int, int, int, int] | None:
+    """(first row, last row, first column, last column) holding ink in a grey pixmap,
+    or None when it holds none. The rows come from the first and last ink byte, the
+    columns from the ink rows only, each searched in C (``find``/``rfind``)."""
+    width = pix.width
+    mask = pix.samples.translate(_INK_MASK)
+    first, last = mask.find(1), mask.rfind(1)
+    if first < 0 or not width:
+        return None
+    top, bottom = first // width, last // width
+    left, right = width, -1
+    for y in range(top, bottom + 1):
+        row = mask[y * width : (y + 1) * width]
+        a = row.find(1)
+        if a >= 0:
+            left = min(left, a)
+            right = max(right, row.rfind(1))
+    return top, bottom, left, right
+
+
+def drawn_dash(page, span: dict, font_buffer: bytes = b"", rendered: dict | None = None) -> str | None:
     """The dash a one-character span draws, or None when its glyph is no horizontal bar.
 
     The span's box is rendered and its ink measured: a bar is flat
     (:data:`DASH_MAX_HEIGHT`), wide (:data:`DASH_MIN_WIDTH`) and clear of the baseline;
     its width picks hyphen, en dash or em dash. Ink of a neighbour reaching into the box
     makes the glyph look taller, so it is then left as mapped. With the font's
-    embedded program (``font_buffer``) the glyph is rendered alone instead."""
+    embedded program (``font_buffer``) the glyph is rendered alone instead.
+    ``rendered``: the page's display list kept between calls (see :func:`_blank_under`)."""
     size = float(span.get("size", 0.0))
     if size <= 0 or tuple(span.get("dir", (1.0, 0.0))) != (1.0, 0.0):
         return None
@@ -669,19 +779,21 @@ def drawn_dash(page, span: dict, font_buffer: bytes = b"") -> str | None:
         if rect.is_empty:
             return None
         try:
-            pix = page.get_pixmap(clip=rect, matrix=pymupdf.Matrix(_ZOOM, _ZOOM), colorspace=pymupdf.csGRAY, alpha=False)
+            # what page.get_pixmap(clip=rect, ...) renders, from the page's display list
+            display = _display_list(page, rendered)
+            pix = display.get_pixmap(matrix=pymupdf.Matrix(_ZOOM, _ZOOM), colorspace=pymupdf.csGRAY, alpha=False,
+                                     clip=rect)
         except Exception:  # a page that cannot be rendered keeps its mapping
             return None
         baseline = float(span.get("origin", (0.0, rect.y1))[1])
-    width, samples = pix.width, pix.samples
-    rows = [y for y in range(pix.height) if min(samples[y * width : (y + 1) * width], default=255) <= _INK]
-    if not rows:
+    extent = _ink_extent(pix)
+    if extent is None:
         return None
-    cols = [x for x in range(width) if min(samples[x::width], default=255) <= _INK]
+    top, last_row, left, right = extent
     scale = pix.height / rect.height if rect.height else _ZOOM
-    ink_height = (rows[-1] - rows[0] + 1) / scale / size
-    ink_width = (cols[-1] - cols[0] + 1) / scale / size
-    bottom = rect.y0 + (rows[-1] + 1) / scale
+    ink_height = (last_row - top + 1) / scale / size
+    ink_width = (right - left + 1) / scale / size
+    bottom = rect.y0 + (last_row + 1) / scale
     if ink_height > DASH_MAX_HEIGHT or ink_width < DASH_MIN_WIDTH or baseline - bottom < 0.1 * size:
         return None
     return next(dash for limit, dash in _DASH_WIDTHS if ink_width < limit)
@@ -854,20 +966,41 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
     offset = 0
     markers: list[tuple[int, int]] = []
     glyphs: list[tuple[int, str]] = []
-    for number, page_text, width, height, rotation, page_lines, page_hidden, *rest in sorted(records, key=lambda r: r[0]):
+    new_line = object.__new__
+    for record in sorted(records, key=lambda r: r[0]):
+        number, page_text, width, height, rotation, flat, fonts, flat_spans, page_hidden, page_markers, page_glyphs = record
+        number, rotation = int(number), int(rotation)
+        if not isinstance(page_text, str):
+            raise TypeError("page text is not a string")
+        if len(flat) % LINE_FIELDS or len(flat_spans) % SPAN_FIELDS:
+            raise ValueError("line or span numbers are not whole records")
         if parts:
             parts.append(PAGE_SEPARATOR)
             offset += 1
         parts.append(page_text)
-        if rest:
-            markers.extend((offset + a, offset + b) for a, b in rest[0])
-        if len(rest) > 1:
-            glyphs.extend((offset + int(a), str(c)) for a, c in rest[1])
-        for a, b, bbox, size, font, direction, block, spans in page_lines:
-            lines.append(Line(number, offset + a, offset + b, tuple(bbox), size, font, tuple(direction), block,  # type: ignore[arg-type]
-                              tuple((offset + a + k, z, y) for k, z, y in spans)))
+        markers.extend((offset + int(a), offset + int(b)) for a, b in page_markers)
+        glyphs.extend((offset + int(a), str(c)) for a, c in page_glyphs)
+        k = 0
+        for i in range(0, len(flat), LINE_FIELDS):
+            a, b, x0, y0, x1, y1, size, font, dx, dy, block, count = flat[i : i + LINE_FIELDS]
+            start = offset + int(a)
+            j = k + SPAN_FIELDS * int(count)
+            if j == k + SPAN_FIELDS:  # one span: most lines
+                spans = ((start + int(flat_spans[k]), flat_spans[k + 1], flat_spans[k + 2]),)
+            else:
+                cut = flat_spans[k:j]
+                spans = tuple(zip([start + int(s) for s in cut[0::3]], cut[1::3], cut[2::3]))
+            if j > len(flat_spans) or j < k:
+                raise ValueError("a line counts more spans than there are")
+            k = j
+            line = new_line(Line)  # what Line(...) builds, without a frozen __init__'s nine setattr calls
+            line.__dict__.update(page=number, start=start, end=offset + int(b), bbox=(x0, y0, x1, y1), size=size,
+                                 font=fonts[int(font)], direction=(dx, dy), block=int(block), spans=spans)
+            lines.append(line)
+        if k != len(flat_spans):
+            raise ValueError("spans left over after the last line")
         if page_hidden:
-            hidden.extend((offset + a, offset + b) for a, b in page_hidden)
+            hidden.extend((offset + int(a), offset + int(b)) for a, b in page_hidden)
             hidden_pages.append(number)
         visible = len("".join(page_text.split()))
         bad = page_text.count("\ufffd")
@@ -925,7 +1058,7 @@ def pages_cache_key(data: bytes) -> dict:
         "extractor": "pymupdf",
         "extractor_version": pymupdf.VersionBind,
         "flags": EXTRACT_FLAGS,
-        "records": 2,  # page records carry the mis-mapped glyphs
+        "records": 3,  # page records: flat line and span numbers, a font table, the mis-mapped glyphs
     }
 
 
@@ -1022,8 +1155,13 @@ def render_page_png(document: Document, page: int, *, zoom: float = 1.5, pdf_pat
 # parent process, with pymupdf imported, reading one request at a time: a JSON line,
 # then the PDF bytes) forks one child per core, up to two. Each child lowers its
 # address-space limit and extracts every n-th page; all are killed at the time limit.
-# Replies are JSON, never pickles, so a child that a hostile PDF took over still cannot
-# run code in the parent, which assembles the pages (:func:`_assemble`).
+# A child's reply is a JSON line (status, warnings, the small per-page fields) followed
+# by its pages' texts as UTF-8 and their line and span numbers as packed doubles
+# (:func:`_encode_reply`); never a pickle, so a child that a hostile PDF took over still
+# cannot run code in the parent, which checks the reply's sizes, decodes it
+# (:func:`_decode_replies`) and assembles the pages (:func:`_assemble`). Packed numbers
+# instead of JSON: the parent reads a page's geometry with one copy instead of parsing
+# a list per line and per span.
 
 _ERRORS = {cls.__name__: cls for cls in (DocumentError, EncryptedDocumentError, EmptyDocumentError, ExtractionLimitError)}
 _GRACE_SECONDS = 30.0  # how long past the time limit the parent waits for the helper
@@ -1043,6 +1181,67 @@ def _limit_message(name: str, limits: Limits, reply: dict) -> str:
             f"{limits.memory_mb} MB); the PDF may be hostile or broken")
 
 
+def _encode_reply(reply: dict) -> bytes:
+    """A child's reply as bytes: one JSON line, then (when it holds pages) the payload
+    the line's ``sizes`` describe: the texts (UTF-8), the line numbers and the span
+    numbers (native doubles)."""
+    if reply.get("status") != "ok":
+        return json.dumps(reply).encode() + b"\n"
+    heads, texts = [], []
+    lines, spans = array("d"), array("d")
+    for number, text, width, height, rotation, flat, fonts, flat_spans, hidden, markers, glyphs in reply["pages"]:
+        texts.append(text)
+        heads.append([number, len(text), width, height, rotation, len(flat), fonts, len(flat_spans), hidden, markers,
+                      glyphs])
+        lines.extend(flat)
+        spans.extend(flat_spans)
+    body = "".join(texts).encode("utf-8", "surrogatepass")
+    header = {"status": "ok", "warnings": reply["warnings"], "pages": heads,
+              "sizes": [len(body), 8 * len(lines), 8 * len(spans)]}
+    return b"".join((json.dumps(header).encode(), b"\n", body, lines.tobytes(), spans.tobytes()))
+
+
+def _reply_header(blob: bytes) -> dict:
+    """The JSON line that starts a child's reply (ValueError when there is none)."""
+    head = blob.partition(b"\n")[0]
+    header = json.loads(head)
+    if not isinstance(header, dict):
+        raise ValueError("the reply header is not an object")
+    return header
+
+
+def _decode_replies(blobs: Sequence[bytes], name: str) -> tuple[list[list], list[str]]:
+    """The page records (as :func:`_extract_pages` makes them) and warnings of the
+    children's ``ok`` replies; :class:`DocumentError` when one is malformed (sizes that
+    do not add up, numbers where text belongs): the child may have been taken over."""
+    records: list[list] = []
+    warnings: list[str] = []
+    try:
+        for i, blob in enumerate(blobs):
+            head, _, payload = blob.partition(b"\n")
+            header = json.loads(head)
+            n_text, n_lines, n_spans = (int(v) for v in header["sizes"])
+            if min(n_text, n_lines, n_spans) < 0 or n_lines % 8 or n_spans % 8 or n_text + n_lines + n_spans != len(payload):
+                raise ValueError("sizes do not match the payload")
+            text = payload[:n_text].decode("utf-8", "surrogatepass")
+            lines, spans = array("d"), array("d")
+            lines.frombytes(payload[n_text : n_text + n_lines])
+            spans.frombytes(payload[n_text + n_lines :])
+            flat, flat_spans = lines.tolist(), spans.tolist()
+            t = l = s = 0
+            for number, chars, width, height, rotation, n_line, fonts, n_span, hidden, markers, glyphs in header["pages"]:
+                records.append([number, text[t : t + chars], width, height, rotation, flat[l : l + n_line], fonts,
+                                flat_spans[s : s + n_span], hidden, markers, glyphs])
+                t, l, s = t + chars, l + n_line, s + n_span
+            if (t, l, s) != (len(text), len(flat), len(flat_spans)):
+                raise ValueError("page sizes do not add up to the payload")
+            if i == 0:
+                warnings = [str(w) for w in header["warnings"]]
+    except (ValueError, TypeError, KeyError, UnicodeDecodeError):
+        raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
+    return records, warnings
+
+
 _CHILDREN_OVERRIDE: int | None = None
 
 
@@ -1054,16 +1253,30 @@ def set_extraction_children(n: int | None) -> None:
     _CHILDREN_OVERRIDE = n
 
 
+BUSY_SPARE_CORES = 0.5
+"""A second extraction child only when the one-minute load average (which counts the
+caller itself while it works) is at most the number of cores less this: a core is
+about free for it."""
+
+
 def _children() -> int:
-    """How many children extract one PDF: two on a machine with two or more cores (each
-    takes every other page), else one."""
+    """How many children extract one PDF: two on a machine with two or more cores and a
+    core to spare (each takes every other page), else one. On a busy machine a second
+    child cannot run beside the first; it only adds a fork (15-30 ms for a process that
+    has pymupdf loaded) and a second parse of the file and its fonts."""
     if _CHILDREN_OVERRIDE:
         return _CHILDREN_OVERRIDE
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
-    return 2 if cores >= 2 else 1
+    if cores < 2:
+        return 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average here: assume the cores are free
+        return 2
+    return 2 if load <= cores - BUSY_SPARE_CORES else 1
 
 
 def _child_reply(data: bytes, request: dict) -> dict:
@@ -1125,9 +1338,9 @@ def _run_children(data: bytes, request: dict) -> dict:
             for fd in pipes:
                 os.close(fd)
             try:
-                blob = json.dumps(_child_reply(data, {**request, "part": [k, n]})).encode()
+                blob = _encode_reply(_child_reply(data, {**request, "part": [k, n]}))
             except MemoryError:
-                blob = b'{"status": "memory"}'
+                blob = b'{"status": "memory"}\n'
             view = memoryview(blob)
             while view:
                 view = view[os.write(w, view):]
@@ -1161,14 +1374,16 @@ def _run_children(data: bytes, request: dict) -> dict:
         statuses.append(os.waitpid(pid, 0)[1])
     if timed_out:
         return {"status": "timeout"}
-    replies = []
+    replies, blobs = [], []
     for status, parts in zip(statuses, chunks):
         if os.WIFSIGNALED(status):
             return {"status": "signal", "signal": os.WTERMSIG(status)}
+        blob = b"".join(parts)
         try:
-            replies.append(json.loads(b"".join(parts)))
+            replies.append(_reply_header(blob))
         except ValueError:
             return {"status": "signal", "signal": 0}  # died before it could answer
+        blobs.append(blob)
     failed = [r for r in replies if r.get("status") != "ok"]
     if failed:
         errors = [r for r in failed if r.get("status") == "error"]
@@ -1180,16 +1395,22 @@ def _run_children(data: bytes, request: dict) -> dict:
             return int(m.group(1)) if m else 0
 
         return min(errors, key=page)
-    return {"status": "ok", "warnings": replies[0]["warnings"], "pages": [p for r in replies for p in r["pages"]]}
+    return {"status": "ok", "replies": blobs}
 
 
 def _run_forked(data: bytes, request: dict) -> bytes:
-    """:func:`_run_children` as one JSON line (what the helper sends back)."""
-    return json.dumps(_run_children(data, request)).encode()
+    """:func:`_run_children` as the helper sends it back: a JSON line, then for ``ok``
+    the children's replies, whose lengths the line's ``sizes`` gives."""
+    reply = _run_children(data, request)
+    if reply.get("status") != "ok":
+        return json.dumps(reply).encode() + b"\n"
+    blobs = reply["replies"]
+    return json.dumps({"status": "ok", "sizes": [len(b) for b in blobs]}).encode() + b"\n" + b"".join(blobs)
 
 
 def _serve() -> None:
-    """The helper's loop: a JSON request line and ``size`` bytes in, a JSON line out."""
+    """The helper's loop: a JSON request line and ``size`` bytes in, a reply out
+    (:func:`_run_forked`)."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:
         header = stdin.readline()
@@ -1197,7 +1418,7 @@ def _serve() -> None:
             return
         request = json.loads(header)
         data = stdin.read(request["size"])
-        stdout.write(_run_forked(data, request) + b"\n")
+        stdout.write(_run_forked(data, request))
         stdout.flush()
 
 
@@ -1249,7 +1470,7 @@ class _Worker:
                     proc.stdin.write(header)  # type: ignore[union-attr]
                     proc.stdin.write(data)  # type: ignore[union-attr]
                     proc.stdin.flush()  # type: ignore[union-attr]
-                    line = self._read_line(proc, limits.seconds + _GRACE_SECONDS)
+                    line, payload = self._read_reply(proc, limits.seconds + _GRACE_SECONDS)
                     break
                 except (BrokenPipeError, ConnectionError, EOFError):
                     self.stop()  # the helper died (killed from outside?): start a new one once
@@ -1260,13 +1481,19 @@ class _Worker:
                     raise ExtractionLimitError(
                         f"{name}: text extraction exceeded the time limit of {limits.seconds:g} s and was stopped"
                     ) from None
-        return self._reply(line, name, limits)
+        return self._reply(line, payload, name, limits)
 
     @classmethod
-    def _reply(cls, line: bytes, name: str, limits: Limits) -> dict:
+    def _reply(cls, line: bytes, payload: bytes, name: str, limits: Limits) -> dict:
         try:
             reply = json.loads(line)
-        except ValueError:
+            if reply.get("status") == "ok":
+                sizes = [int(n) for n in reply.pop("sizes")]
+                if min(sizes, default=0) < 0 or sum(sizes) != len(payload):
+                    raise ValueError("sizes do not match the payload")
+                ends = list(itertools.accumulate(sizes))
+                reply["replies"] = [payload[end - size : end] for size, end in zip(sizes, ends)]
+        except (ValueError, TypeError, KeyError, AttributeError):
             raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
         return cls._check(reply, name, limits)
 
@@ -1280,11 +1507,14 @@ class _Worker:
         raise ExtractionLimitError(_limit_message(name, limits, reply))
 
     @staticmethod
-    def _read_line(proc: subprocess.Popen, timeout: float) -> bytes:
+    def _read_reply(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes]:
+        """The helper's reply: its JSON line and the payload after it (as many bytes as
+        the line's ``sizes`` add up to)."""
         fd = proc.stdout.fileno()  # type: ignore[union-attr]
         deadline = time.monotonic() + timeout
         buf = bytearray()
-        while not buf.endswith(b"\n"):
+        want = -1  # bytes in the whole reply, once the line is read
+        while want < 0 or len(buf) < want:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 raise TimeoutError
@@ -1292,7 +1522,15 @@ class _Worker:
             if not chunk:
                 raise EOFError
             buf += chunk
-        return bytes(buf)
+            if want < 0 and b"\n" in buf:
+                end = buf.index(b"\n") + 1
+                try:
+                    sizes = json.loads(bytes(buf[:end])).get("sizes") or []
+                    want = end + sum(int(n) for n in sizes)
+                except (ValueError, TypeError, AttributeError):
+                    want = end  # malformed: :meth:`_reply` says so
+        end = buf.index(b"\n") + 1
+        return bytes(buf[:end]), bytes(buf[end:])
 
 
 _WORKER = _Worker()

@@ -394,3 +394,80 @@ def test_a_worker_that_cannot_be_started_is_a_document_error(monkeypatch):
 def test_bad_limits_are_config_errors(field, value):
     with pytest.raises(quotelocate.errors.ConfigError, match=rf"^limits\.{field}: expected a number greater than 0"):
         Limits(**{field: value})
+
+
+# -- the child's reply: a JSON line, then texts and packed numbers ----------------------------
+
+
+def test_a_reply_keeps_text_and_numbers_exactly():
+    """Texts (a lone surrogate, a non-BMP character) and doubles (-0.0, a value no
+    decimal of a few digits holds) come back from the packed form as they went in."""
+    pages = [
+        [2, "a\ud800b\n\U0001d400\n", 612.0, 792.0, 90, [0, 3, 0.1, -0.0, 1 / 3, 2.5, 9.96, 0, 1.0, 0.0, 0, 1,
+                                                         4, 5, 1e-300, 2.0, 3.0, 4.0, 10.0, 1, 0.0, -1.0, 1, 0],
+         ["F1", "F2"], [0, 9.96, 7.25], [[0, 1]], [], [[1, "\u2013"]]],
+        [4, "", 10.0, 20.0, 0, [], [], [], [], [[0, 1]], []],
+    ]
+    blob = document_module._encode_reply({"status": "ok", "warnings": ["w"], "pages": pages})
+    records, warnings = document_module._decode_replies([blob], "x.pdf")
+    assert warnings == ["w"]
+    assert [r[:5] + r[6:7] + r[8:] for r in records] == [p[:5] + p[6:7] + p[8:] for p in pages]
+    for got, sent in zip(records, pages):
+        for i in (5, 7):  # the numbers, as doubles: same values and signs
+            assert [repr(float(v)) for v in got[i]] == [repr(float(v)) for v in sent[i]]
+
+
+@pytest.mark.parametrize("damage", ["cut", "sizes", "font", "spans"])
+def test_a_malformed_child_reply_is_a_document_error(damage, monkeypatch):
+    """A child a hostile PDF took over may send anything: a reply whose sizes do not add
+    up, or whose numbers point past the font table or the spans, is refused with an
+    error naming the file, never a traceback."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 1)
+    real = document_module._encode_reply
+
+    def broken(reply):
+        if reply.get("status") == "ok":
+            for page in reply["pages"]:
+                if damage == "font":
+                    page[5][7] = 10**6  # the first line's font index
+                if damage == "spans":
+                    page[5][11] = 10**6  # the first line's span count
+        blob = real(reply)
+        if damage == "cut":
+            return blob[:-5]
+        if damage == "sizes":
+            head, _, body = blob.partition(b"\n")
+            header = document_module.json.loads(head)
+            header["sizes"][0] += 8
+            return document_module.json.dumps(header).encode() + b"\n" + body + b"\0" * 8
+        return blob
+
+    monkeypatch.setattr(document_module, "_encode_reply", broken)
+    with pytest.raises(quotelocate.errors.DocumentError, match=r"^bad\.pdf: the extraction worker sent a malformed reply$"):
+        Document.from_pdf_bytes(cat.text_pdf(*cat.THREE_PAGES), name="bad.pdf")
+
+
+def test_the_helper_relays_the_childrens_replies(monkeypatch):
+    """With other threads running the helper process forks the children and sends their
+    replies on, as a JSON line giving their sizes followed by the replies."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 2)
+    data = cat.text_pdf(*cat.THREE_PAGES)
+    a = Document.from_pdf_bytes(data, name="three.pdf")
+    b = Document.from_pdf_bytes(data, name="three.pdf", isolate=False)
+    assert (a.text, a.pages, a.lines, a.hidden, a.markers, a.warnings) == (b.text, b.pages, b.lines, b.hidden, b.markers,
+                                                                         b.warnings)
+    assert len(a.pages) == 3 and a.lines
+
+
+@pytest.mark.parametrize("cores, load, children", [(2, 0.2, 2), (2, 1.5, 2), (2, 1.6, 1), (2, 6.0, 1), (1, 0.0, 1),
+                                                   (8, 7.4, 2), (8, 7.6, 1)])
+def test_a_second_child_only_when_a_core_is_free(cores, load, children, monkeypatch):
+    """On a busy machine a second child cannot run beside the first and only costs a
+    fork and a second parse of the file: one child then."""
+    monkeypatch.setattr(document_module, "_CHILDREN_OVERRIDE", None)
+    monkeypatch.setattr(document_module.os, "sched_getaffinity", lambda pid: set(range(cores)))
+    monkeypatch.setattr(document_module.os, "getloadavg", lambda: (load, load, load))
+    assert document_module._children() == children
+    monkeypatch.setattr(document_module, "_CHILDREN_OVERRIDE", 2)  # a pool's choice holds whatever the load
+    assert document_module._children() == 2

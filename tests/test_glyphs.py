@@ -264,3 +264,73 @@ def test_a_glyph_is_measured_alone_in_its_embedded_font():
     assert drawn_dash(None, {**span, "text": "-"}, buffer) == "-"
     assert drawn_dash(None, {**span, "text": "e"}, buffer) is None
     assert drawn_dash(None, {**span, "text": "_"}, buffer) is None  # a bar below the baseline
+
+
+def _insert_text_render(buffer: bytes, ch: str):
+    """The glyph set with ``insert_text`` on a scratch page: what the TextWriter route
+    of ``_isolated_glyph`` must render pixel for pixel."""
+    scratch = pymupdf.open()
+    page = scratch.new_page(width=200, height=100)
+    page.insert_font(fontname="pi", fontbuffer=buffer)
+    page.insert_text((20, 70), ch, fontname="pi", fontsize=50)
+    return page.get_pixmap(matrix=pymupdf.Matrix(2, 2), colorspace=pymupdf.csGRAY, alpha=False)
+
+
+@pytest.mark.parametrize("font", ["tiro", "symb"])
+def test_an_isolated_glyph_renders_as_insert_text_would(font):
+    from quotelocate.document import _isolated_glyph
+
+    buffer = pymupdf.Font(font).buffer
+    chars = [ch for ch in "\u2013-_\u2014eRgQ1\u03c0\u00b5\ufb00" if pymupdf.Font(fontbuffer=buffer).has_glyph(ord(ch))]
+    assert len(chars) >= 4
+    for ch in chars:
+        pix = _isolated_glyph(buffer, ch)[0]
+        assert pix.samples == _insert_text_render(buffer, ch).samples, ch
+
+
+def test_ink_extent_is_the_first_and_last_ink_row_and_column():
+    from quotelocate.document import _INK, _ink_extent
+
+    def reference(pix):
+        w, s = pix.width, pix.samples
+        rows = [y for y in range(pix.height) if min(s[y * w : (y + 1) * w]) <= _INK]
+        cols = [x for x in range(w) if min(s[x::w]) <= _INK]
+        return (rows[0], rows[-1], cols[0], cols[-1]) if rows else None
+
+    buffer = pymupdf.Font("tiro").buffer
+    for ch in "\u2013_eQ|.":
+        pix = _insert_text_render(buffer, ch)
+        assert _ink_extent(pix) == reference(pix) is not None, ch
+    blank = _insert_text_render(buffer, " ")
+    assert _ink_extent(blank) is None and reference(blank) is None
+
+
+def test_text_from_the_display_list_is_the_text_from_the_page(monkeypatch):
+    """On the BMJ paper every page has white text, so after the first page the text
+    comes from the display list the white-text check needs anyway; the records are the
+    ones extracted from the pages directly."""
+    from quotelocate import document as D
+
+    pdf = pymupdf.open(stream=corpus_document(PMJ)._pdf, filetype="pdf")
+    real, used = D._page_dict, []
+
+    def spy(page, rendered=None):
+        used.append(rendered is not None)
+        return real(page, rendered)
+
+    monkeypatch.setattr(D, "_page_dict", spy)
+    via_list = D._extract_pages(pdf, PMJ, range(pdf.page_count))
+    assert used.count(True) == pdf.page_count - 1
+    monkeypatch.setattr(D, "_page_dict", lambda page, rendered=None: real(page))
+    assert via_list == D._extract_pages(pdf, PMJ, range(pdf.page_count))
+
+
+def test_a_rotated_page_takes_its_text_from_the_page():
+    """A display list holds a rotated page as shown, not in the unrotated coordinates of
+    the text: its text comes from the page whatever the page before it needed."""
+    from quotelocate.document import _page_dict
+
+    with pymupdf.open(stream=corpus_document("arxiv2015_influential_nodes_rotated.pdf")._pdf, filetype="pdf") as pdf:
+        page = pdf[7]  # page 8: /Rotate 90
+        assert page.rotation == 90
+        assert _page_dict(page, {}) == _page_dict(page)
