@@ -57,15 +57,17 @@ class KgramIndex:
         codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         m = max(len(text) - K + 1, 0)
         wide = codes.astype(np.uint64)
-        # the number int.from_bytes reads in get(): on a little-endian machine the
-        # k-gram's first code unit is the least significant, so Horner starts at its last
-        steps = range(K - 1, -1, -1) if _LITTLE else range(K)
+        # the number int.from_bytes reads in get() is the sum of code unit j times
+        # 2**(32 * place(j)) (on a little-endian machine the k-gram's first code unit is
+        # the least significant); modulo the prime that is the sum of code unit j times
+        # that power's residue. A code unit is below 2**21 and a residue below 2**30, so
+        # the K products sum below 2**54: one modulo at the end, not one per code unit
         shift, prime = np.uint64(32), np.uint64(_PRIME)
         h = np.zeros(m, dtype=np.uint64)
-        for j in steps:
-            h <<= shift
-            h += wide[j : j + m]
-            h %= prime
+        for j in range(K):
+            place = j if _LITTLE else K - 1 - j
+            h += wide[j : j + m] * np.uint64(pow(2, 32 * place, _PRIME))
+        h %= prime
         # sort (hash, position) pairs packed in one number (hash above bit 32): the
         # order of a stable argsort by hash, at the cost of a plain sort
         keys = np.sort((h << shift) | np.arange(m, dtype=np.uint64))
@@ -73,10 +75,10 @@ class KgramIndex:
         ranked = keys >> shift
         # neighbours in hash order with the same hash but a different k-gram
         pairs = np.flatnonzero(ranked[1:] == ranked[:-1])
-        a, b = order[pairs], order[pairs + 1]
-        differ = np.zeros(len(pairs), dtype=bool)
-        for j in range(K):
-            differ |= codes[a + j] != codes[b + j]
+        # each position's k-gram as K // 2 eight-byte words read straight from the
+        # encoded text (a view, no copy): two k-grams differ when a word does
+        windows = np.ndarray((m, K // 2), dtype=np.uint64, buffer=codes, strides=(4, 8)) if m else None
+        differ = (windows[order[pairs]] != windows[order[pairs + 1]]).any(axis=1) if len(pairs) else np.zeros(0, dtype=bool)
         self._collided: set[int] = set(ranked[pairs + 1][differ].tolist())
         self._codes = codes
         self._positions = order

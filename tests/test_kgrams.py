@@ -71,3 +71,14 @@ def test_a_long_text_answers_through_its_bucket_table() -> None:
     for _ in range(2000):
         probe = "".join(rng.choice("aeilmot \u00e9") for _ in range(K))
         assert list(index.get(probe, ())) == expected.get(probe, [])
+
+
+def test_the_largest_code_points_hash_as_a_lookup_does() -> None:
+    # the build sums each code unit times its place's residue before one modulo: with
+    # every code unit at the Unicode maximum the sum is at its largest, and a lookup
+    # (which hashes the key's bytes as one number) must still find each k-gram
+    top = "\U0010ffff"
+    text = top * (K + 3) + "\U0010fffe" + top * K + "\udfff" * K
+    index = kgram_index(text)
+    for gram, positions in reference(text).items():
+        assert index.get(gram, ()) == positions
