@@ -157,7 +157,7 @@ class _Boxes:
     sort by): the classification reads them thousands of times per page, and an index
     into a list costs a fraction of ``lines[i].bbox[k]``."""
 
-    __slots__ = ("_arrays", "finite", "x0", "x1", "y0", "y1", "ys")
+    __slots__ = ("_arrays", "finite", "rows", "x0", "x1", "y0", "y1", "ys")
 
     def __init__(self, lines: Sequence[Line]) -> None:
         boxes = [ln.bbox for ln in lines]
@@ -168,6 +168,7 @@ class _Boxes:
         self.ys = [(b[1], b[3]) for b in boxes]
         self._arrays = None
         self.finite = True
+        self.rows: dict[tuple[int, ...], list[list[int]]] = {}  # what _rows found, by its input
 
     def arrays(self):
         """The four coordinates as numpy arrays (made on first use); sets :attr:`finite`."""
@@ -182,7 +183,20 @@ class _Boxes:
 def _rows(indices: Sequence[int], boxes: _Boxes) -> list[list[int]]:
     """Group lines into rows, top to bottom: a line joins the current row when it
     overlaps the row vertically by at least half the smaller height. Each row is sorted
-    by x."""
+    by x.
+
+    The grouping depends only on the boxes and the input (in its order: ties keep it),
+    and a page asks for the same lines' rows several times (furniture, footnotes,
+    captions, orphans often see the same free lines): it is found once per input and
+    handed out as fresh lists, which a caller may change."""
+    key = tuple(indices)
+    known = boxes.rows.get(key)
+    if known is None:
+        known = boxes.rows[key] = _group_rows(indices, boxes)
+    return [row[:] for row in known]
+
+
+def _group_rows(indices: Sequence[int], boxes: _Boxes) -> list[list[int]]:
     order = sorted(indices, key=boxes.ys.__getitem__)
     Y0, Y1 = boxes.y0, boxes.y1
     rows: list[list[int]] = []
