@@ -874,7 +874,15 @@ def rule_furniture(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     return edits
 
 
+_INVISIBLE_CHARS = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+"""Every character :data:`_INVISIBLE_ALL` (and so :data:`_INVISIBLE`) can match."""
+
+
 def rule_invisible(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    # most texts hold none of them: a substring scan per character costs a fraction of
+    # the pattern tried at every position
+    if not any(ch in text for ch in _INVISIBLE_CHARS):
+        return []
     pattern = _INVISIBLE if rules.hyphenation != "off" else _INVISIBLE_ALL
     return [(m.start(), m.end(), "", INVISIBLE) for m in pattern.finditer(text)]
 

@@ -189,3 +189,15 @@ def test_nfkc_is_idempotent_on_halfwidth_voiced_marks(text):
     once = normalize_text(text, rules)
     assert normalize_text(once, rules) == once
     assert "\u3099" not in once[1:] and "\u309a" not in once[1:]
+
+
+def test_invisible_rule_prefilter_lists_every_character_its_patterns_match() -> None:
+    # the rule skips a text holding none of the listed characters: a character the
+    # patterns match but the list misses would silently stay in the text
+    import importlib
+    import sys
+
+    module = importlib.import_module("quotelocate.normalize")  # the package exports a function of that name
+    matched = {chr(c) for c in range(sys.maxunicode + 1) if module._INVISIBLE_ALL.fullmatch(chr(c))}
+    assert matched == set(module._INVISIBLE_CHARS)
+    assert {chr(c) for c in range(sys.maxunicode + 1) if module._INVISIBLE.match(chr(c) + "x")} <= matched
