@@ -515,6 +515,12 @@ _ARRAY_MIN_CHARS = 4096
 line, a quote) keep the list path, whose set-up costs nothing."""
 
 
+_FEW_EDITS = 24
+"""Up to this many edits, :meth:`NormalizedArrays.apply` copies the kept runs as slices:
+two dozen edits (a few small arrays each) cost less than gathering every output
+character by its index; past that the gathering costs less."""
+
+
 class NormalizedArrays:
     """A :class:`Normalized` with its offset map in numpy arrays (``starts`` and
     ``ends`` int64, ``flags`` and ``gaps`` uint16): the form :func:`normalize` works in
@@ -562,9 +568,77 @@ class NormalizedArrays:
         segments (kept text before edit ``k``, then its replacement, ..., then the tail),
         each output character gathers its span from an input position (a replacement's
         from the first and last position it replaces), and every removal's flags go to
-        the gap of the first character after it."""
+        the gap of the first character after it. Up to :data:`_FEW_EDITS` edits, the
+        same arrays are laid out by copying the kept runs whole (:meth:`_apply_few`)."""
         if not edits:
             return self
+        if len(edits) <= _FEW_EDITS:
+            return self._apply_few(edits)
+        return self._apply_gathered(edits)
+
+    def _touched(self, S, E):
+        """What each edit ``[S, E)`` touched: the flags it replaces and the removals
+        strictly inside it, without :data:`OPTIONAL`."""
+        import numpy as np
+
+        m, n = len(S), len(self.text)
+        ext = np.zeros(n + 1, dtype=np.uint16)
+        ext[:n] = self.flags
+        bounds = np.empty(2 * m, dtype=np.int64)
+        bounds[0::2], bounds[1::2] = S, E
+        touched = np.bitwise_or.reduceat(ext, bounds)[0::2]
+        bounds[0::2] = S + 1
+        inner = np.bitwise_or.reduceat(self.gaps, bounds)[0::2]
+        inner[E - S <= 1] = 0
+        return (touched | inner) & np.uint16(~OPTIONAL & 0xFFFF)
+
+    def _apply_few(self, edits: Sequence[Edit]) -> "NormalizedArrays":
+        """:meth:`apply` for a few edits: each array is the kept runs (slices of the
+        input) and the replacements (a replacement's characters all map to the span it
+        replaces) joined in one copy, instead of one gather per output character."""
+        import numpy as np
+
+        S = np.array([e[0] for e in edits], dtype=np.int64)
+        E = np.array([e[1] for e in edits], dtype=np.int64)
+        touched = self._touched(S, E).tolist()
+        starts, ends, flags, gaps = self.starts, self.ends, self.flags, self.gaps
+        ps: list = []
+        pe: list = []
+        pf: list = []
+        pg: list = []
+        removals: list[tuple[int, int]] = []  # (output position, flags) of each removal
+        out = prev = 0
+        for k, (s, e, rep, f) in enumerate(edits):
+            ps.append(starts[prev:s])
+            pe.append(ends[prev:s])
+            pf.append(flags[prev:s])
+            pg.append(gaps[prev:s])
+            out += s - prev
+            r = len(rep)
+            if r:
+                ps.append(np.full(r, starts[s], dtype=np.int64))
+                pe.append(np.full(r, ends[e - 1], dtype=np.int64))
+                pf.append(np.full(r, touched[k] | f, dtype=np.uint16))
+                g = np.zeros(r, dtype=np.uint16)
+                g[0] = gaps[s]
+                pg.append(g)
+                out += r
+            else:
+                removals.append((out, f | touched[k] | int(gaps[s])))
+            prev = e
+        n = len(self.text)
+        ps.append(starts[prev:n])
+        pe.append(ends[prev:n])
+        pf.append(flags[prev:n])
+        pg.append(gaps[prev:])  # the tail's gaps and the one after the text's end
+        new_gaps = np.concatenate(pg)
+        for at, bits in removals:
+            new_gaps[at] |= bits
+        return NormalizedArrays(_apply_text(self.text, edits), np.concatenate(ps), np.concatenate(pe),
+                                np.concatenate(pf), new_gaps)
+
+    def _apply_gathered(self, edits: Sequence[Edit]) -> "NormalizedArrays":
+        """:meth:`apply` by one gather per output character (any number of edits)."""
         import numpy as np
 
         s_, e_, reps, f_ = zip(*edits)
@@ -596,16 +670,7 @@ class NormalizedArrays:
         rep_edit = np.repeat(np.arange(m), R)
         rep_pos = rep_out[rep_edit] + (np.arange(len(rep_edit)) - before[rep_edit])
         gs[rep_pos] = S[rep_edit]
-        # what each edit touched: the flags it replaces and the removals inside it
-        ext = np.zeros(n + 1, dtype=np.uint16)
-        ext[:n] = flags
-        bounds = np.empty(2 * m, dtype=np.int64)
-        bounds[0::2], bounds[1::2] = S, E
-        touched = np.bitwise_or.reduceat(ext, bounds)[0::2]
-        bounds[0::2] = S + 1
-        inner = np.bitwise_or.reduceat(gaps, bounds)[0::2]
-        inner[E - S <= 1] = 0
-        touched = (touched | inner) & np.uint16(~OPTIONAL & 0xFFFF)
+        touched = self._touched(S, E)
         new_starts = self.starts[gs]
         new_ends = self.ends[gs]
         new_ends[rep_pos] = self.ends[E[rep_edit] - 1]

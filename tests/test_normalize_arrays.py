@@ -97,3 +97,31 @@ def test_long_text_normalizes_alike_on_both_paths(monkeypatch, seed, name):
     assert as_tuple(by_arrays_on_base) == as_tuple(by_lists_on_base)
     assert by_arrays.text != text or name == "exact"
     assert isinstance(by_arrays.starts, list) and isinstance(by_arrays.flags, array)
+
+
+@given(states_and_edits())
+def test_both_ways_of_laying_out_the_arrays_match_the_list_composition(case):
+    # apply() copies the kept runs for a few edits and gathers by index for many: each
+    # way on its own gives the list composition, whichever the edit count
+    state, edits = case
+    expected = as_tuple(apply_edits(state, edits))
+    arrays = NormalizedArrays.of(state)
+    if edits:
+        assert as_tuple(arrays._apply_few(edits).normalized()) == expected
+        assert as_tuple(arrays._apply_gathered(edits).normalized()) == expected
+
+
+def test_many_edits_take_the_gathering_way_and_match_the_list_composition():
+    rng = random.Random(3)
+    text = "".join(rng.choice("ab -\n\u2019") for _ in range(600))
+    state = identity(text)
+    edits = []
+    pos = 0
+    while pos < len(text) - 3:
+        end = pos + rng.randint(1, 3)
+        edits.append((pos, end, rng.choice(["", " ", "xy"]), rng.choice(FLAGS[1:])))
+        pos = end + rng.randint(0, 4)
+    assert len(edits) > normalize_module._FEW_EDITS
+    assert as_tuple(NormalizedArrays.of(state).apply(edits).normalized()) == as_tuple(apply_edits(state, edits))
+    few = edits[: normalize_module._FEW_EDITS]
+    assert as_tuple(NormalizedArrays.of(state).apply(few).normalized()) == as_tuple(apply_edits(state, few))
