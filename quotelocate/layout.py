@@ -307,7 +307,32 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _body_size(sizes: Sequence[float], horizontal: Sequence[bool], lengths: Sequence[int]) -> float:
     """The font size most characters of horizontal text are set in (``lengths``: each
-    line's characters without the spaces around them)."""
+    line's characters without the spaces around them): the sizes are binned to half
+    points, the bin holding the most characters wins (the first to appear on a tie),
+    and its median size is the answer.
+
+    Counted with numpy; a size that is not a finite number takes the loop below, which
+    fails on it as it always did."""
+    import numpy as np
+
+    size_arr = np.array(sizes, dtype=np.float64)
+    count = np.array(lengths, dtype=np.int64)
+    use = np.flatnonzero(np.array(horizontal, dtype=bool) & ~(size_arr <= 0) & (count != 0))  # NaN stays in
+    if not len(use):
+        return 10.0
+    if np.isfinite(size_arr[use]).all():
+        keys = np.round(size_arr[use] * 2) / 2  # Python's round: half to even, as rint
+        _, first, bin_of = np.unique(keys, return_index=True, return_inverse=True)
+        weight = np.bincount(bin_of, weights=count[use])  # whole numbers, exact in float
+        tied = np.flatnonzero(weight == weight.max())
+        best = tied[np.argmin(first[tied])]
+        members = use[bin_of == best]
+        members = members[np.argsort(size_arr[members], kind="stable")]
+        return sizes[int(members[len(members) // 2])]
+    return _body_size_loop(sizes, horizontal, lengths)
+
+
+def _body_size_loop(sizes: Sequence[float], horizontal: Sequence[bool], lengths: Sequence[int]) -> float:
     weight: Counter = Counter()
     exact: dict[float, list[float]] = defaultdict(list)
     for size, across, n in zip(sizes, horizontal, lengths):
@@ -336,13 +361,11 @@ def _upright(document: Document, lengths: Sequence[int]) -> tuple[list[Line], di
     size: dict[int, tuple[float, float]] = {}
     chars: dict[int, Counter] = defaultdict(Counter)
     ways: dict[tuple[float, float], tuple[int, int]] = {}  # a paper has few directions
-    for line, n in zip(lines, lengths):
-        direction = line.direction
-        way = ways.get(direction)
-        if way is None:
-            dx, dy = direction
-            way = ways[direction] = (round(dx), round(dy)) if abs(abs(dx) - abs(dy)) > 0.5 else (1, 0)
-        chars[line.page][way] += n
+    for dx, dy in {line.direction for line in lines}:
+        ways[(dx, dy)] = (round(dx), round(dy)) if abs(abs(dx) - abs(dy)) > 0.5 else (1, 0)
+    if any(way != (1, 0) for way in ways.values()):  # else every page reads left to right
+        for line, n in zip(lines, lengths):
+            chars[line.page][ways[line.direction]] += n
     turns: dict[int, tuple[int, int]] = {}
     for page in document.pages:
         width, height = page.width, page.height

@@ -1,7 +1,8 @@
 """The layout's vectorized steps give what their line-by-line forms give: the figure
 marks found with numpy against the scan kept for boxes that are not finite numbers,
 the words of every line counted over the whole text against each line's own tokens,
-and the reading order kept per document is shared by every set of rules without one
+the body size binned with numpy against the loop kept for sizes that are not finite,
+the rows of a set of lines grouped once against grouping them again, and the reading order kept per document is shared by every set of rules without one
 of them changing it."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from quotelocate import preset
 from quotelocate.document import Line
-from quotelocate.layout import _WORD, _Boxes, _Layout, _word_counts, classify
+from quotelocate.layout import _WORD, _Boxes, _body_size, _body_size_loop, _group_rows, _Layout, _rows, _word_counts, classify
 from quotelocate.normalize import NormalizedArrays
 from quotelocate.prepare import forget, prepare, reading_order
 
@@ -111,3 +112,29 @@ def test_word_counts_of_a_paper_match_each_lines_own(name: str) -> None:
     words, tokens = _word_counts(doc.text, doc.lines)
     assert (words, tokens) == _counted_line_by_line(doc.text, list(doc.lines))
     assert sum(words) > 1000
+
+
+SIZES = st.sampled_from([0.0, -1.0, 7.25, 7.75, 8.9626, 9.0, 9.25, 9.75, 10.0, 10.25, 12.0])
+
+
+@given(st.lists(st.tuples(SIZES, st.booleans(), st.sampled_from([0, 1, 3, 10, 50])), max_size=40))
+def test_body_size_by_numpy_matches_the_loop(lines) -> None:
+    # half-point bins (a tie goes to the bin seen first), then the median size in the bin
+    sizes, horizontal, lengths = ([line[k] for line in lines] for k in range(3))
+    assert _body_size(sizes, horizontal, lengths) == _body_size_loop(sizes, horizontal, lengths)
+
+
+def test_body_size_of_a_size_that_is_not_a_number_fails_as_the_loop_does() -> None:
+    with pytest.raises(ValueError):
+        _body_size([10.0, float("nan")], [True, True], [5, 5])
+    assert _body_size([10.0, float("nan")], [True, False], [5, 5]) == 10.0
+
+
+@pytest.mark.parametrize("name", ["acl2020_specter.pdf", "pldi2009_tracemonkey.pdf"])
+def test_rows_handed_out_are_fresh_and_equal_to_a_new_grouping(name: str) -> None:
+    layout = _Layout(document(name))
+    for indices in layout.by_page.values():
+        first = _rows(indices, layout.boxes)
+        assert first == _group_rows(indices, layout.boxes)
+        first[0].append(-1)  # a caller's change must not reach the next caller
+        assert _rows(indices, layout.boxes) == _group_rows(indices, layout.boxes)
