@@ -107,6 +107,7 @@ class QuoteEvaluator(BaseEvaluator):
             document = find_document(document)
         shared = shared_verifier()
         locator = shared.locator(source_id(document, verifier=shared), rules)
+        self._locator = locator
         self._verifier = Verifier({_DOC: locator}, rules=locator.rules)  # holds the paper's one locator
         if isinstance(min_quotes, bool) or not isinstance(min_quotes, int) or min_quotes < 0:
             raise ConfigError(f"min_quotes: expected a whole number >= 0, got {min_quotes!r}")
@@ -117,7 +118,7 @@ class QuoteEvaluator(BaseEvaluator):
 
     @property
     def locator(self) -> Locator:
-        return self._verifier.locator(_DOC)
+        return self._locator
 
     # -- PromptMixin: this evaluator asks no model, so it has no prompts ---------------------
     def _get_prompts(self) -> dict:
@@ -160,19 +161,18 @@ class QuoteEvaluator(BaseEvaluator):
             return QuoteCheck(quotes, tuple(whole), None)
         placements = tuple(self.place(i, node) for i, node in enumerate(nodes))
         regions = _merge([(p.start, p.end) for p in placements if p.start is not None], self.locator.document.text)
-        found = [k for k, v in enumerate(whole) if v.accepted]
-        inside = self._verifier.verify(
-            [
-                {"doc": _DOC, "quote": quotes[k], "chunks": regions, "cited_chunk": i, "scope": "chunk"}
-                for k in found
-                for i in range(len(regions))
-            ]
-        ) if regions else []  # fmt: skip
-        verdicts = list(whole)
-        for n, k in enumerate(found):
-            tried = inside[n * len(regions) : (n + 1) * len(regions)]
-            verdicts[k] = next((v for v in tried if v.accepted), None) or _outside(whole[k], len(regions))
-        return QuoteCheck(quotes, tuple(verdicts), placements)
+        verdicts = tuple(self._inside(q, v, regions) if v.accepted else v for q, v in zip(quotes, whole))
+        return QuoteCheck(quotes, verdicts, placements)
+
+    def _inside(self, quote: str, whole: Verdict, regions: list[tuple[int, int]]) -> Verdict:
+        """The verdict for the first region that holds ``quote`` (found in the whole paper),
+        else an outside-material rejection; the regions after the first hit are not tried."""
+        for i in range(len(regions)):
+            item = {"doc": _DOC, "quote": quote, "chunks": regions, "cited_chunk": i, "scope": "chunk"}
+            v = self._verifier.verify([item])[0]
+            if v.accepted:
+                return v
+        return _outside(whole, len(regions))
 
     def place(self, index: int, node: Any) -> NodePlacement:
         """Where node ``index`` lies in the paper (see the module docstring)."""
