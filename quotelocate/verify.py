@@ -125,6 +125,7 @@ class Verifier:
     _opened: dict[str, Document] = field(default_factory=dict, repr=False)
     _locators: dict[tuple, Locator] = field(default_factory=dict, repr=False)
     _used: OrderedDict[str, None] = field(default_factory=OrderedDict, repr=False)
+    _last_fingerprint: tuple[Rules | None, str] = field(default=(None, ""), repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.documents, Mapping):
@@ -195,10 +196,11 @@ class Verifier:
         else:
             default = Chunking()
             loc = None
+            fingerprint = self._fingerprint(rules)
             if chunks is not None:  # any locator of this document under these rules has the index to share
-                loc = next((v for k, v in self._locators.items() if k[:2] == (doc_id, rules.fingerprint)), None)
+                loc = next((v for k, v in self._locators.items() if k[:2] == (doc_id, fingerprint)), None)
             if loc is None:
-                key = (doc_id, rules.fingerprint, asked or default)
+                key = (doc_id, fingerprint, asked or default)
                 loc = self._locators.get(key)
                 if loc is None:
                     loc = Locator(self.document(doc_id), rules, chunking=asked or default)
@@ -219,20 +221,31 @@ class Verifier:
         for i, item in enumerate(items):
             where = f"items[{i}]"
             doc_id, quote, cited, chunks, chunking, rules, scope = self._item(item, where)
-            key = (doc_id, rules.fingerprint, chunking, chunks)
-            locator = cut.get(key)
+            # only a locator cut into explicit chunks is worth keeping for the batch
+            key = None if chunks is None else (doc_id, self._fingerprint(rules), chunking, chunks)
+            locator = None if key is None else cut.get(key)
             if locator is None:
                 try:
                     locator = self.locator(doc_id, rules, chunks, chunking=chunking, where=f"{where}.chunks")
                 except ConfigError as exc:
                     raise QuoteInputError(f"{where}: {exc}") from None
-                if chunks is not None:
+                if key is not None:
                     cut[key] = locator
             try:
                 out.append(locator.locate(quote, cited_chunk=cited, scope=scope))
             except ConfigError as exc:
                 raise QuoteInputError(f"{where}: {exc}") from None
         return out
+
+    def _fingerprint(self, rules: Rules) -> str:
+        """``rules.fingerprint``, remembered for the last rules seen: the property hashes
+        the rules afresh on every read, which costs more than a locate, and nearly every
+        item uses the same (frozen) rules object."""
+        last, fingerprint = self._last_fingerprint
+        if rules is not last:
+            fingerprint = rules.fingerprint
+            self._last_fingerprint = (rules, fingerprint)
+        return fingerprint
 
     def _use(self, doc_id: str) -> None:
         self._used[doc_id] = None
