@@ -227,13 +227,14 @@ class Rules:
             raise ConfigError(f"rules: unknown field {', '.join(unknown)}")
         return cls(**data)
 
-    @property
+    @functools.cached_property
     def fingerprint(self) -> str:
         """Stable id of these semantics: ``ql<version>-<16 hex>``.
 
         Fields added after semantics version 1 (:data:`_LATER_FIELDS`) enter the hash
         only when they differ from their default, so a fingerprint recorded before
-        they existed still names the same semantics.
+        they existed still names the same semantics. Computed once per (frozen) Rules:
+        hashing costs more than a locate, and callers read it for every item.
         """
         data = self.to_dict()
         for name, default in _LATER_FIELDS.items():

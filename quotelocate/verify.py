@@ -125,7 +125,6 @@ class Verifier:
     _opened: dict[str, Document] = field(default_factory=dict, repr=False)
     _locators: dict[tuple, Locator] = field(default_factory=dict, repr=False)
     _used: OrderedDict[str, None] = field(default_factory=OrderedDict, repr=False)
-    _last_fingerprint: tuple[Rules | None, str] = field(default=(None, ""), repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.documents, Mapping):
@@ -196,7 +195,7 @@ class Verifier:
         else:
             default = Chunking()
             loc = None
-            fingerprint = self._fingerprint(rules)
+            fingerprint = rules.fingerprint
             if chunks is not None:  # any locator of this document under these rules has the index to share
                 loc = next((v for k, v in self._locators.items() if k[:2] == (doc_id, fingerprint)), None)
             if loc is None:
@@ -222,7 +221,7 @@ class Verifier:
             where = f"items[{i}]"
             doc_id, quote, cited, chunks, chunking, rules, scope = self._item(item, where)
             # only a locator cut into explicit chunks is worth keeping for the batch
-            key = None if chunks is None else (doc_id, self._fingerprint(rules), chunking, chunks)
+            key = None if chunks is None else (doc_id, rules.fingerprint, chunking, chunks)
             locator = None if key is None else cut.get(key)
             if locator is None:
                 try:
@@ -236,16 +235,6 @@ class Verifier:
             except ConfigError as exc:
                 raise QuoteInputError(f"{where}: {exc}") from None
         return out
-
-    def _fingerprint(self, rules: Rules) -> str:
-        """``rules.fingerprint``, remembered for the last rules seen: the property hashes
-        the rules afresh on every read, which costs more than a locate, and nearly every
-        item uses the same (frozen) rules object."""
-        last, fingerprint = self._last_fingerprint
-        if rules is not last:
-            fingerprint = rules.fingerprint
-            self._last_fingerprint = (rules, fingerprint)
-        return fingerprint
 
     def _use(self, doc_id: str) -> None:
         self._used[doc_id] = None
