@@ -450,10 +450,6 @@ _WHITE_BITS = _WHITE * 0x010101
 the colour having all of these bits; one mask test per span instead of three shifts."""
 
 
-def _is_white(color: int) -> bool:
-    return color & _WHITE_BITS == _WHITE_BITS
-
-
 def _display_list(page, rendered: dict | None):
     """The page's display list, made once per page and kept in ``rendered`` (which then
     records that a check used it)."""
