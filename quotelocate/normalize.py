@@ -1050,6 +1050,7 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         flag = HYPHEN_KEEP if mode == "keep" or ctx.is_quote else HYPHEN_KEEP | OPTIONAL
         edits.append((m.start(), m.start() + 1, hyphen, flag))
         edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
+    digit_breaks: list[re.Match[str]] = []
     if mode != "drop":
         # A break after a hyphen next to a digit: the hyphen is printed and the line
         # break is no space ("IEEE-\n754" reads "IEEE-754"); dropping it would join numbers.
@@ -1057,11 +1058,8 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         for m in digit_breaks:
             edits.append((m.start(), m.start() + 1, m.group(1), HYPHEN_KEEP))
             edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
-        if digit_breaks:
-            edits.sort()  # the scans interleave
-            return edits
-    if suspended:
-        edits.sort()
+    if suspended or digit_breaks:
+        edits.sort()  # the scans interleave
     return edits
 
 
