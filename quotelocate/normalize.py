@@ -555,12 +555,15 @@ class NormalizedArrays:
         )
 
     def normalized(self) -> Normalized:
+        import numpy as np
+
+        # array("H") holds native-order 16-bit numbers: the arrays' bytes as they are
         return Normalized(
             text=self.text,
             starts=self.starts.tolist(),
             ends=self.ends.tolist(),
-            flags=array("H", self.flags.astype("<u2" if sys.byteorder == "little" else ">u2").tobytes()),
-            gaps=array("H", self.gaps.astype("<u2" if sys.byteorder == "little" else ">u2").tobytes()),
+            flags=array("H", self.flags.astype(np.uint16, copy=False).tobytes()),
+            gaps=array("H", self.gaps.astype(np.uint16, copy=False).tobytes()),
         )
 
     def apply(self, edits: Sequence[Edit]) -> "NormalizedArrays":
