@@ -861,10 +861,10 @@ def _positions_of(state: Normalized | NormalizedArrays, spans: Sequence[tuple[in
     order counts, a span split or dropped is left out."""
     import numpy as np  # only documents with raised markers need it
 
-    starts = np.asarray(state.starts, dtype=np.int64)
-    ends = np.asarray(state.ends, dtype=np.int64)
     if not len(spans):
         return ()
+    starts = np.asarray(state.starts, dtype=np.int64)
+    ends = np.asarray(state.ends, dtype=np.int64)
     wanted = np.unique(np.fromiter((s for s, _ in spans), dtype=np.int64, count=len(spans)))
     # the characters that come from one original character where a span starts, in order
     found = np.flatnonzero((ends - starts == 1) & np.isin(starts, wanted))
