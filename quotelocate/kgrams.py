@@ -25,9 +25,9 @@ _PRIME = 1_073_741_789
 order, what ``str.encode("utf-32")`` gives fastest) read as one number in that byte
 order, modulo this prime; the index build reaches the same residue as a sum of code
 units times their place's residue (below 2**54 in uint64, see :class:`KgramIndex`).
-It is the largest prime
-under 2**30, one CPython integer digit: a lookup's ``%`` then takes CPython's
-one-digit division, about half the cost of a lookup's whole hash otherwise."""
+It is the largest prime under 2**30, one CPython integer digit: a lookup's ``%``
+then takes CPython's one-digit division, about half the cost of a lookup's whole hash
+otherwise."""
 _LITTLE = sys.byteorder == "little"
 _BYTEORDER = sys.byteorder
 _from_bytes = int.from_bytes
