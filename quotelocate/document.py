@@ -450,10 +450,6 @@ _WHITE_BITS = _WHITE * 0x010101
 the colour having all of these bits; one mask test per span instead of three shifts."""
 
 
-def _is_white(color: int) -> bool:
-    return color & _WHITE_BITS == _WHITE_BITS
-
-
 def _display_list(page, rendered: dict | None):
     """The page's display list, made once per page and kept in ``rendered`` (which then
     records that a check used it)."""
@@ -612,8 +608,11 @@ def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the me
                 line_text = "".join(texts)
                 biggest = max(sizes, default=0.0)
                 if len(spans) > 1 and min(sizes) <= MARKER_SIZE_RATIO * biggest:  # else no span is set smaller
-                    drawn_line = _as_drawn(spans, line_glyphs or {})
-                    shown = "".join(span.get("text", "") for span in drawn_line)
+                    if line_glyphs:
+                        drawn_line = _as_drawn(spans, line_glyphs)
+                        shown = "".join(span.get("text", "") for span in drawn_line)
+                    else:  # read as mapped: the spans and the line's text as they are
+                        drawn_line, shown = spans, line_text
                     markers.extend([offset + a, offset + b] for a, b in raised_markers(drawn_line, shown, labels))
                 parts.append(line_text)
                 parts.append("\n")

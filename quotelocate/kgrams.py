@@ -23,10 +23,11 @@ shorter than a sentence still has several."""
 _PRIME = 1_073_741_789
 """Modulus of the k-gram hash: the k-gram's UTF-32 code units (in the machine's byte
 order, what ``str.encode("utf-32")`` gives fastest) read as one number in that byte
-order, modulo this prime (under 2**31, so numpy computes it in uint64 without
-overflow: the running hash times 2**32 stays below 2**63). It is the largest prime
-under 2**30, one CPython integer digit: a lookup's ``%`` then takes CPython's
-one-digit division, about half the cost of a lookup's whole hash otherwise."""
+order, modulo this prime; the index build reaches the same residue as a sum of code
+units times their place's residue (below 2**54 in uint64, see :class:`KgramIndex`).
+It is the largest prime under 2**30, one CPython integer digit: a lookup's ``%``
+then takes CPython's one-digit division, about half the cost of a lookup's whole hash
+otherwise."""
 _LITTLE = sys.byteorder == "little"
 _BYTEORDER = sys.byteorder
 _from_bytes = int.from_bytes

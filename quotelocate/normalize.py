@@ -556,12 +556,15 @@ class NormalizedArrays:
         )
 
     def normalized(self) -> Normalized:
+        import numpy as np
+
+        # array("H") holds native-order 16-bit numbers: the arrays' bytes as they are
         return Normalized(
             text=self.text,
             starts=self.starts.tolist(),
             ends=self.ends.tolist(),
-            flags=array("H", self.flags.astype("<u2" if sys.byteorder == "little" else ">u2").tobytes()),
-            gaps=array("H", self.gaps.astype("<u2" if sys.byteorder == "little" else ">u2").tobytes()),
+            flags=array("H", self.flags.astype(np.uint16, copy=False).tobytes()),
+            gaps=array("H", self.gaps.astype(np.uint16, copy=False).tobytes()),
         )
 
     def apply(self, edits: Sequence[Edit]) -> "NormalizedArrays":
@@ -859,10 +862,10 @@ def _positions_of(state: Normalized | NormalizedArrays, spans: Sequence[tuple[in
     order counts, a span split or dropped is left out."""
     import numpy as np  # only documents with raised markers need it
 
-    starts = np.asarray(state.starts, dtype=np.int64)
-    ends = np.asarray(state.ends, dtype=np.int64)
     if not len(spans):
         return ()
+    starts = np.asarray(state.starts, dtype=np.int64)
+    ends = np.asarray(state.ends, dtype=np.int64)
     wanted = np.unique(np.fromiter((s for s, _ in spans), dtype=np.int64, count=len(spans)))
     # the characters that come from one original character where a span starts, in order
     found = np.flatnonzero((ends - starts == 1) & np.isin(starts, wanted))
@@ -1051,6 +1054,7 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         flag = HYPHEN_KEEP if mode == "keep" or ctx.is_quote else HYPHEN_KEEP | OPTIONAL
         edits.append((m.start(), m.start() + 1, hyphen, flag))
         edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
+    digit_breaks: list[re.Match[str]] = []
     if mode != "drop":
         # A break after a hyphen next to a digit: the hyphen is printed and the line
         # break is no space ("IEEE-\n754" reads "IEEE-754"); dropping it would join numbers.
@@ -1058,11 +1062,8 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         for m in digit_breaks:
             edits.append((m.start(), m.start() + 1, m.group(1), HYPHEN_KEEP))
             edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
-        if digit_breaks:
-            edits.sort()  # the scans interleave
-            return edits
-    if suspended:
-        edits.sort()
+    if suspended or digit_breaks:
+        edits.sort()  # the scans interleave
     return edits
 
 
