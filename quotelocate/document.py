@@ -32,7 +32,6 @@ import atexit
 import bisect
 import gc
 import hashlib
-import itertools
 import json
 import math
 import os
@@ -54,6 +53,7 @@ import pymupdf
 if TYPE_CHECKING:  # pragma: no cover
     from .extraction_cache import ExtractionCache
 
+from .collector import collector_paused
 from .errors import (
     DocumentError,
     EmptyDocumentError,
@@ -268,10 +268,11 @@ class Document:
                     object.__setattr__(doc, "_extraction_cache", cache)
                     return doc
         if not isolate or not hasattr(os, "fork"):
-            records, warnings = _extract_here(data, name, password, limits, isolated=False)
-            if isolate:  # Windows: no fork, so no killable child; say so
-                warnings.append(f"{name}: extracted in-process (no os.fork here): the time and memory limits were not enforced")
-            doc = _assemble(name, data, records, warnings, allow_textless_pages, password)
+            with collector_paused():  # many objects, no cycles
+                records, warnings = _extract_here(data, name, password, limits, isolated=False)
+                if isolate:  # Windows: no fork, so no killable child; say so
+                    warnings.append(f"{name}: extracted in-process (no os.fork here): the time and memory limits were not enforced")
+                doc = _assemble(name, data, records, warnings, allow_textless_pages, password)
         else:
             request = {
                 "name": name,
@@ -279,12 +280,13 @@ class Document:
                 "allow_textless_pages": allow_textless_pages,
                 "limits": [limits.seconds, limits.memory_mb, limits.max_pages, limits.max_file_bytes],
             }
-            reply = _WORKER.run(request, data, name, limits)
-            records, warnings = _decode_replies(reply["replies"], name)
-            try:
-                doc = _assemble(name, data, records, warnings, allow_textless_pages, password)
-            except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-                raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
+            reply = _POOL.run(request, data, name, limits)
+            with collector_paused():  # many objects, no cycles
+                records, warnings = _decode_replies(reply["replies"], name)
+                try:
+                    doc = _assemble(name, data, records, warnings, allow_textless_pages, password)
+                except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+                    raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
         if key is not None:
             cache.put(key, {"pages": records, "warnings": [w.replace(name, _NAME_MARK) for w in warnings]})
             object.__setattr__(doc, "_extraction_cache", cache)
@@ -1279,18 +1281,27 @@ def _children() -> int:
 
 
 def _child_reply(data: bytes, request: dict) -> dict:
-    """Extract in a forked child, under the memory limit, the pages ``part = [k, n]``
-    names (every n-th page from the k-th); never raises."""
+    """Extract, in an extraction worker and under the memory limit, the pages ``part =
+    [k, n]`` names (every n-th page from the k-th); never raises. The limit caps the
+    worker's address space at what it uses now plus ``memory_mb`` for this file, and is
+    lifted again afterwards (the worker serves the next file under a cap of its own)."""
     seconds, memory_mb, max_pages, max_file_bytes = request["limits"]
     limits = Limits(seconds, memory_mb, max_pages, max_file_bytes)
     name = request["name"]
     k, n = request.get("part", (0, 1))
+    restore = None
     try:
         import resource
 
+        before = resource.getrlimit(resource.RLIMIT_AS)
         in_use = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
         cap = in_use + memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        if before[1] != resource.RLIM_INFINITY:
+            cap = min(cap, before[1])
+        resource.setrlimit(resource.RLIMIT_AS, (cap, before[1]))
+
+        def restore() -> None:
+            resource.setrlimit(resource.RLIMIT_AS, before)
     except (ImportError, OSError, ValueError):
         pass  # no /proc or no rlimits: the time limit still holds
     try:
@@ -1305,232 +1316,369 @@ def _child_reply(data: bytes, request: dict) -> dict:
         return {"status": "memory"}
     except Exception as exc:  # a bug or an unexpected mupdf failure: report, don't hang
         return {"status": "error", "error": "DocumentError", "message": f"{name}: extraction failed ({_short(exc)})"}
+    finally:
+        if restore is not None:
+            try:
+                restore()
+            except (OSError, ValueError):
+                pass
 
 
 _PAGE_IN_MESSAGE = re.compile(r": page (\d+)")
 
-
-def _run_children(data: bytes, request: dict) -> dict:
-    """Extract in forked children (:func:`_children` of them) under the limits and
-    combine their replies: the pages of all, or the first failure (a limit, or the
-    error of the lowest page)."""
-    n = int(request.get("children") or _children())
-    deadline = time.monotonic() + float(request["limits"][0])
-    pids: list[int] = []
-    pipes: dict[int, int] = {}  # read fd -> child index
-    chunks: list[list[bytes]] = [[] for _ in range(n)]
-    for k in range(n):
-        try:
-            r, w = os.pipe()
-            pid = os.fork()
-        except OSError as exc:  # out of processes or file descriptors
-            for fd in pipes:
-                os.close(fd)
-            for pid in pids:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            message = f"{request['name']}: cannot start an extraction worker ({exc.strerror or exc})"
-            return {"status": "error", "error": "DocumentError", "message": message}
-        if pid == 0:  # child
-            gc.disable()  # a collection would touch (and so copy) every object of the parent
-            os.close(r)
-            for fd in pipes:
-                os.close(fd)
-            try:
-                blob = _encode_reply(_child_reply(data, {**request, "part": [k, n]}))
-            except MemoryError:
-                blob = b'{"status": "memory"}\n'
-            view = memoryview(blob)
-            while view:
-                view = view[os.write(w, view):]
-            os._exit(0)
-        os.close(w)
-        pids.append(pid)
-        pipes[r] = k
-    timed_out = False
-    while pipes:
-        left = deadline - time.monotonic()
-        ready = select.select(list(pipes), [], [], left)[0] if left > 0 else []
-        if not ready:
-            timed_out = True
-            break
-        for fd in ready:
-            chunk = os.read(fd, 1 << 20)
-            if chunk:
-                chunks[pipes[fd]].append(chunk)
-            else:
-                os.close(fd)
-                del pipes[fd]
-    for fd in pipes:
-        os.close(fd)
-    statuses = []
-    for pid in pids:
-        if timed_out:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        statuses.append(os.waitpid(pid, 0)[1])
-    if timed_out:
-        return {"status": "timeout"}
-    replies, blobs = [], []
-    for status, parts in zip(statuses, chunks):
-        if os.WIFSIGNALED(status):
-            return {"status": "signal", "signal": os.WTERMSIG(status)}
-        blob = b"".join(parts)
-        try:
-            replies.append(_reply_header(blob))
-        except ValueError:
-            return {"status": "signal", "signal": 0}  # died before it could answer
-        blobs.append(blob)
-    failed = [r for r in replies if r.get("status") != "ok"]
-    if failed:
-        errors = [r for r in failed if r.get("status") == "error"]
-        if not errors:
-            return failed[0]
-
-        def page(reply: dict) -> int:
-            m = _PAGE_IN_MESSAGE.search(str(reply.get("message", "")))
-            return int(m.group(1)) if m else 0
-
-        return min(errors, key=page)
-    return {"status": "ok", "replies": blobs}
+WORKER_IDLE_SECONDS = 60.0
+"""An extraction worker with no file to extract for this long exits; the next open
+starts a new one. A worker forked from the caller shares the caller's memory as it was
+at the fork, so it should not outlive a batch of work by much."""
+WORKER_RECYCLE_MB = 1024
+"""A worker whose resident memory has grown by more than this since it started exits
+after its reply (freed memory that the allocator keeps is not given back otherwise)."""
 
 
-def _run_forked(data: bytes, request: dict) -> bytes:
-    """:func:`_run_children` as the helper sends it back: a JSON line, then for ``ok``
-    the children's replies, whose lengths the line's ``sizes`` gives."""
-    reply = _run_children(data, request)
-    if reply.get("status") != "ok":
-        return json.dumps(reply).encode() + b"\n"
-    blobs = reply["replies"]
-    return json.dumps({"status": "ok", "sizes": [len(b) for b in blobs]}).encode() + b"\n" + b"".join(blobs)
+def _resident_bytes() -> int:
+    try:
+        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
-def _serve() -> None:
-    """The helper's loop: a JSON request line and ``size`` bytes in, a reply out
-    (:func:`_run_forked`)."""
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _serve_extraction(rfd: int, wfd: int) -> None:
+    """An extraction worker's loop: a JSON request line and ``size`` bytes of PDF in,
+    the reply out as its length in decimal (followed by `` last`` when the worker exits
+    after it), a newline, and :func:`_encode_reply` of :func:`_child_reply`. Returns when the caller closes the request pipe, when no
+    request comes for :data:`WORKER_IDLE_SECONDS`, after a file ran out of memory (the
+    worker's state is then suspect), or when the worker has grown too large."""
+    inp = os.fdopen(rfd, "rb")
+    start = _resident_bytes()
     while True:
-        header = stdin.readline()
-        if not header:
+        # one request at a time: nothing is buffered past a request while waiting
+        if not select.select([rfd], [], [], WORKER_IDLE_SECONDS)[0]:
+            return  # idle
+        head = inp.readline()
+        if not head:
+            return  # closed by the caller
+        try:
+            request = json.loads(head)
+            size = int(request["size"])
+            data = inp.read(size)
+        except (ValueError, TypeError, KeyError):
+            return  # not our caller speaking
+        if len(data) != size:
             return
-        request = json.loads(header)
-        data = stdin.read(request["size"])
-        stdout.write(_run_forked(data, request))
-        stdout.flush()
+        try:
+            with collector_paused():  # many objects, no cycles
+                reply = _child_reply(data, request)
+                blob = _encode_reply(reply)
+        except MemoryError:
+            reply, blob = {"status": "memory"}, b'{"status": "memory"}\n'
+        del data
+        # a file that hit a limit may leave the heap large or suspect: then this is the
+        # worker's last reply, and it says so (the caller must not send it another file)
+        last = (reply.get("status") == "memory" or reply.get("error") == "ExtractionLimitError"
+                or _resident_bytes() - start > WORKER_RECYCLE_MB * 1024 * 1024)
+        _write_all(wfd, b"%d%s\n" % (len(blob), b" last" if last else b""))
+        _write_all(wfd, blob)
+        del blob  # the pages' objects are freed now, after the reply went out
+        if last:
+            return
 
 
-class _Worker:
-    """The parent's side of the helper process: started on first use, one request at a
-    time, restarted when it dies or stalls."""
+def _serve_stdio() -> None:
+    """The loop of a worker started as a new interpreter: requests on stdin, replies on
+    a copy of stdout, and stdout itself pointed at stderr so that nothing printed in the
+    worker can enter a reply."""
+    reply_fd = os.dup(1)
+    os.dup2(2, 1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
+    _serve_extraction(0, reply_fd)
+
+
+class _Proc:
+    """The caller's side of one extraction worker: its pid, the pipe its requests go
+    into and the pipe its replies come out of (``popen`` when it was started as a new
+    interpreter rather than forked)."""
+
+    __slots__ = ("pid", "popen", "recv", "send")
+
+    def __init__(self, pid: int, send: int, recv: int, popen: subprocess.Popen | None = None) -> None:
+        self.pid, self.send, self.recv, self.popen = pid, send, recv, popen
+
+    def close(self) -> None:
+        """Close the pipes (once: a closed descriptor's number may belong to a new pipe)."""
+        if self.popen is not None:
+            streams = [self.popen.stdin, self.popen.stdout]
+        else:
+            streams = [fd for fd in (self.send, self.recv) if fd >= 0]
+        self.send = self.recv = -1
+        for stream in streams:
+            try:
+                stream.close() if not isinstance(stream, int) else os.close(stream)  # type: ignore[union-attr]
+            except OSError:
+                pass
+
+    def exited(self) -> int | None:
+        """The wait status once the worker has exited (it is reaped then), else None."""
+        if self.popen is not None:
+            code = self.popen.poll()
+            if code is None:
+                return None
+            return (-code) & 0x7F if code < 0 else code << 8
+        try:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:  # reaped by someone else
+            return 0
+        return status if pid else None
+
+    def stop(self) -> int:
+        """Kill the worker, reap it and close its pipes: its wait status."""
+        self.close()
+        status = self.exited()
+        if status is not None:
+            return status
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        if self.popen is not None:
+            code = self.popen.wait()
+            return (-code) & 0x7F if code < 0 else code << 8
+        try:
+            return os.waitpid(self.pid, 0)[1]
+        except ChildProcessError:
+            return 0
+
+    def wait(self, timeout: float) -> int:
+        """The wait status of a worker whose reply pipe closed: it is exiting or has
+        exited; killed when it has not done so within ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            status = self.exited()
+            if status is not None:
+                self.close()
+                return status
+            time.sleep(0.005)
+        return self.stop()
+
+
+class _Pool:
+    """The extraction workers of this process: started on first use, kept between files
+    (a worker that has extracted a file extracts the next one faster than a fresh
+    fork, whose first touches of memory are copies), replaced when one dies, stalls past
+    the time limit, runs out of memory or stays idle too long. One extraction at a time.
+
+    A single-threaded caller forks its workers; with other threads running (the
+    workbench), forking could copy a lock another thread holds, so the workers are
+    started as new interpreters that import only this module instead."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._proc: subprocess.Popen | None = None
-        self._pid = 0
+        self._procs: list[_Proc] = []
+        self._owner = os.getpid()
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._forget)
 
-    def _start(self) -> subprocess.Popen:
-        if self._proc is not None and self._pid == os.getpid() and self._proc.poll() is None:
-            return self._proc
-        # import only this module and errors.py, not the package's __init__ (faster start)
-        package = str(Path(__file__).resolve().parent)
-        code = (
-            "import sys, types; pkg = types.ModuleType('quotelocate'); "
-            f"pkg.__path__ = [{package!r}]; sys.modules['quotelocate'] = pkg; "
-            "from quotelocate.document import _serve; _serve()"
-        )
-        self._proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self._pid = os.getpid()
-        return self._proc
+    def _forget(self) -> None:
+        """In a forked copy of this process: the workers are the original's; close this
+        copy's ends of their pipes (so that they see the original go) and start afresh."""
+        for proc in self._procs:
+            proc.close()
+        self._procs = []
+        self._owner = os.getpid()
+        self._lock = threading.Lock()
 
     def stop(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is not None and self._pid == os.getpid():
-            proc.kill()
-            proc.wait()
-            for stream in (proc.stdin, proc.stdout):
-                if stream is not None:
-                    stream.close()
+        """Stop every worker (at exit, or to start new ones)."""
+        if self._owner != os.getpid():
+            self._forget()
+            return
+        procs, self._procs = self._procs, []
+        for proc in procs:
+            proc.stop()
+
+    def _start(self) -> _Proc:
+        if threading.active_count() == 1:
+            return self._fork()
+        # import only this module and errors.py, not the package's __init__, and not
+        # pymupdf's optional layout model or its LLM helpers (a faster start)
+        package = str(Path(__file__).resolve().parent)
+        code = (
+            "import sys, types; sys.modules.setdefault('pymupdf.layout', None); "
+            "sys.modules.setdefault('pymupdf4llm', None); pkg = types.ModuleType('quotelocate'); "
+            f"pkg.__path__ = [{package!r}]; sys.modules['quotelocate'] = pkg; "
+            "from quotelocate.document import _serve_stdio; _serve_stdio()"
+        )
+        popen = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        return _Proc(popen.pid, popen.stdin.fileno(), popen.stdout.fileno(), popen)  # type: ignore[union-attr]
+
+    def _fork(self) -> _Proc:
+        to_child, from_parent = os.pipe()[::-1]
+        from_child, to_parent = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            for fd in (to_child, from_parent, from_child, to_parent):
+                os.close(fd)
+            raise
+        if pid == 0:  # the worker
+            try:
+                gc.freeze()  # a collection would touch (and so copy) every object of the caller
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
+                os.close(to_child)
+                os.close(from_child)
+                # hold none of the caller's files (sockets, other workers' pipes) open
+                keep = sorted({0, 1, 2, from_parent, to_parent})
+                for a, b in zip(keep, keep[1:] + [1 << 20]):
+                    os.closerange(a + 1, b)
+                _serve_extraction(from_parent, to_parent)
+            finally:
+                os._exit(0)
+        os.close(from_parent)
+        os.close(to_parent)
+        return _Proc(pid, to_child, from_child)
+
+    def _ready(self, n: int, name: str) -> list[_Proc]:
+        """``n`` live workers, starting the missing ones."""
+        procs = self._procs
+        try:
+            for i in range(n):
+                if i == len(procs):
+                    procs.append(self._start())
+                elif procs[i].exited() is not None:  # went idle, was recycled or was killed
+                    procs[i].close()
+                    procs[i] = self._start()
+        except OSError as exc:  # out of processes or file descriptors
+            raise DocumentError(f"{name}: cannot start an extraction worker ({exc.strerror or exc})") from None
+        return procs[:n]
 
     def run(self, request: dict, data: bytes, name: str, limits: Limits) -> dict:
-        """Extract in forked children; returns their combined reply (the pages) or raises
-        the error. A single-threaded caller (the command line, a script) forks the
-        children itself, which saves starting the helper; with other threads running (the
-        workbench), forking here could copy a lock another thread holds, so the helper,
-        which has no threads, forks instead."""
-        if threading.active_count() == 1:
-            return self._check(_run_children(data, request), name, limits)
+        """Extract in the workers; their combined reply (``replies``: one blob each, as
+        :func:`_decode_replies` reads them) or the error raised."""
         with self._lock:
+            if self._owner != os.getpid():
+                self._forget()
+            n = max(1, int(request.get("children") or _children()))
             for attempt in (1, 2):
-                proc = self._start()
-                try:
-                    header = json.dumps({**request, "size": len(data)}).encode() + b"\n"
-                    proc.stdin.write(header)  # type: ignore[union-attr]
-                    proc.stdin.write(data)  # type: ignore[union-attr]
-                    proc.stdin.flush()  # type: ignore[union-attr]
-                    line, payload = self._read_reply(proc, limits.seconds + _GRACE_SECONDS)
+                procs = self._ready(n, name)
+                for k, proc in enumerate(procs):
+                    header = json.dumps({**request, "part": [k, n], "size": len(data)}).encode() + b"\n"
+                    try:
+                        _write_all(proc.send, header)
+                        _write_all(proc.send, data)
+                    except OSError:  # it died since: once more with a new one
+                        proc.stop()
+                        try:
+                            procs[k] = self._procs[k] = self._start()
+                            _write_all(procs[k].send, header)
+                            _write_all(procs[k].send, data)
+                        except OSError:
+                            self._drop(procs[k])
+                            raise DocumentError(f"{name}: the extraction worker could not be started") from None
+                reply = self._collect(procs, float(limits.seconds))
+                # a worker that left, idle, just as the file was sent: once more, with a new one
+                if reply.get("status") != "retry" or attempt == 2:
                     break
-                except (BrokenPipeError, ConnectionError, EOFError):
-                    self.stop()  # the helper died (killed from outside?): start a new one once
-                    if attempt == 2:
-                        raise DocumentError(f"{name}: the extraction worker could not be started") from None
-                except TimeoutError:
-                    self.stop()
-                    raise ExtractionLimitError(
-                        f"{name}: text extraction exceeded the time limit of {limits.seconds:g} s and was stopped"
-                    ) from None
-        return self._reply(line, payload, name, limits)
+        if reply.get("status") == "retry":
+            reply = {"status": "signal", "signal": 0}
+        return _check_reply(reply, name, limits)
 
-    @classmethod
-    def _reply(cls, line: bytes, payload: bytes, name: str, limits: Limits) -> dict:
-        try:
-            reply = json.loads(line)
-            if reply.get("status") == "ok":
-                sizes = [int(n) for n in reply.pop("sizes")]
-                if min(sizes, default=0) < 0 or sum(sizes) != len(payload):
-                    raise ValueError("sizes do not match the payload")
-                ends = list(itertools.accumulate(sizes))
-                reply["replies"] = [payload[end - size : end] for size, end in zip(sizes, ends)]
-        except (ValueError, TypeError, KeyError, AttributeError):
-            raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
-        return cls._check(reply, name, limits)
+    def _drop(self, proc: _Proc) -> None:
+        proc.stop()
+        if proc in self._procs:
+            self._procs.remove(proc)
 
-    @staticmethod
-    def _check(reply: dict, name: str, limits: Limits) -> dict:
-        status = reply.get("status")
-        if status == "ok":
-            return reply
-        if status == "error":
-            raise _ERRORS.get(reply.get("error"), DocumentError)(str(reply.get("message")))
-        raise ExtractionLimitError(_limit_message(name, limits, reply))
-
-    @staticmethod
-    def _read_reply(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes]:
-        """The helper's reply: its JSON line and the payload after it (as many bytes as
-        the line's ``sizes`` add up to)."""
-        fd = proc.stdout.fileno()  # type: ignore[union-attr]
-        deadline = time.monotonic() + timeout
-        buf = bytearray()
-        want = -1  # bytes in the whole reply, once the line is read
-        while want < 0 or len(buf) < want:
+    def _collect(self, procs: list[_Proc], seconds: float) -> dict:
+        """Read every worker's reply until the time limit: the combined reply, or the
+        first failure (a limit, or the error of the lowest page)."""
+        deadline = time.monotonic() + seconds
+        fds = [proc.recv for proc in procs]  # the keys: a worker's pipes are closed once it is reaped
+        bufs = {fd: bytearray() for fd in fds}
+        want: dict[int, int] = {}  # fd -> bytes in the whole reply, once its length is read
+        last: set[int] = set()  # fds of workers that exit after this reply
+        done: dict[int, bytes] = {}
+        dead: dict[int, int] = {}  # fd -> wait status of a worker that died
+        waiting = {proc.recv: proc for proc in procs}
+        while waiting:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise TimeoutError
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                raise EOFError
-            buf += chunk
-            if want < 0 and b"\n" in buf:
-                end = buf.index(b"\n") + 1
-                try:
-                    sizes = json.loads(bytes(buf[:end])).get("sizes") or []
-                    want = end + sum(int(n) for n in sizes)
-                except (ValueError, TypeError, AttributeError):
-                    want = end  # malformed: :meth:`_reply` says so
-        end = buf.index(b"\n") + 1
-        return bytes(buf[:end]), bytes(buf[end:])
+            ready = select.select(list(waiting), [], [], left)[0] if left > 0 else []
+            if not ready:
+                for proc in waiting.values():
+                    self._drop(proc)
+                return {"status": "timeout"}
+            for fd in ready:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    proc = waiting.pop(fd)
+                    dead[fd] = proc.wait(1.0)
+                    if proc in self._procs:
+                        self._procs.remove(proc)
+                    continue
+                buf = bufs[fd]
+                buf += chunk
+                if fd not in want and b"\n" in buf:
+                    head, _, _ = bytes(buf[:32]).partition(b"\n")
+                    size, _, flag = head.partition(b" ")
+                    try:
+                        want[fd] = len(head) + 1 + int(size) if flag in (b"", b"last") else -1
+                    except ValueError:
+                        want[fd] = -1
+                    if flag == b"last":
+                        last.add(fd)
+                if fd in want and (want[fd] < 0 or len(buf) >= want[fd]):
+                    if want[fd] < 0 or len(buf) != want[fd]:
+                        self._drop(waiting.pop(fd))  # out of step: not a reply of ours
+                        done[fd] = b"not a reply\n"
+                        continue
+                    done[fd] = bytes(buf[buf.index(b"\n") + 1 :])
+                    proc = waiting.pop(fd)
+                    if fd in last:
+                        proc.wait(5.0)
+                        if proc in self._procs:
+                            self._procs.remove(proc)
+        for fd in fds:
+            if fd in dead and not bufs[fd]:
+                status = dead[fd]
+                if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+                    return {"status": "retry"}  # it left (idle) before it read the file
+        replies, blobs = [], []
+        for fd in fds:
+            if fd in dead:
+                status = dead[fd]
+                sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
+                return {"status": "signal", "signal": sig}  # died before it could answer
+            blob = done[fd]
+            try:
+                replies.append(_reply_header(blob))
+            except ValueError:
+                return {"status": "signal", "signal": 0}
+            blobs.append(blob)
+        failed = [r for r in replies if r.get("status") != "ok"]
+        if failed:
+            errors = [r for r in failed if r.get("status") == "error"]
+            if not errors:
+                return failed[0]
+
+            def page(reply: dict) -> int:
+                m = _PAGE_IN_MESSAGE.search(str(reply.get("message", "")))
+                return int(m.group(1)) if m else 0
+
+            return min(errors, key=page)
+        return {"status": "ok", "replies": blobs}
 
 
-_WORKER = _Worker()
-atexit.register(_WORKER.stop)
+def _check_reply(reply: dict, name: str, limits: Limits) -> dict:
+    status = reply.get("status")
+    if status == "ok":
+        return reply
+    if status == "error":
+        raise _ERRORS.get(reply.get("error"), DocumentError)(str(reply.get("message")))
+    raise ExtractionLimitError(_limit_message(name, limits, reply))
+
+
+_POOL = _Pool()
+atexit.register(_POOL.stop)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, Sequence, get_args
 
 from . import prepared_cache
+from .collector import collector_paused
 from .chunks import Chunk, Chunking, group_of, group_span, make_chunks
 from .diagnose import DIAGNOSE_CHARS, Cause, Diagnoser, NearMiss
 from .document import Box, Document
@@ -172,46 +173,47 @@ class Locator:
         if not isinstance(rules, Rules):
             raise ConfigError(f"rules: expected Rules or a preset name, got {type(rules).__name__}")
         t0 = time.perf_counter()
-        self.document = document
-        self.rules = rules
-        self.fingerprint = rules.fingerprint
-        self.chunking = chunking or Chunking()
-        self.chunks: tuple[Chunk, ...] = tuple(chunks) if chunks is not None else make_chunks(document.text, self.chunking)
-        self._group_size = self.chunking.group_size
-        # a document opened through an extraction cache keeps its prepared text and index there
-        cached = prepared_cache.load(document, rules)
-        self.norm = prepare(document, rules) if cached is None else cached
-        self._text = self.norm.text
-        self._starts, self._ends, self._original = self.norm.starts, self.norm.ends, document.text
-        self._both = rules.hyphenation == "both"
-        if self._both:
-            self._skel, skel_map = skeleton_with_map(self._text)
-            self._skel_map: list[int] | None = skel_map
-        else:
-            self._skel, self._skel_map = self._text, None
-        self._index = kgram_index(self._skel)
-        if cached is None:
-            prepared_cache.store(document, rules, self.norm)
-        _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
-        self._jumps = self.norm.jumps
-        self._markers = self._marker_gaps() if rules.markers else {}
-        glyphs = document.glyphs if rules.unicode != "off" else ()
-        self._glyph_chars = frozenset(document.text[o] for o, _ in glyphs)
-        self._extracted: Locator | None = None
-        self._marker_positions = sorted(self._markers)
-        self._unverifiable = sorted([(p.start, p.end) for p in document.pages if not p.verifiable] + list(document.hidden))
-        self._diag: Any = None
-        self._furniture: list[tuple[int, int, Normalized]] | None = None
-        self._template: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Verdict)}
-        self._template.update(fingerprint=self.fingerprint, paper_sha256=document.sha256, document=document)
-        self._accepted = dict(self._template, accepted=True)  # what every acceptance shares
-        self._chunk_starts = [c.start for c in self.chunks]
-        self._chunk_ends = [c.end for c in self.chunks]
-        self._page_starts = [p.start for p in document.pages]
-        self._page_ends = [p.end for p in document.pages]
-        self._one_page = [(p.number,) for p in document.pages]
-        self._enough_words = re.compile(r"\w+(?:\W+\w+){%d}" % max(rules.min_words - 1, 0)) if rules.min_words else re.compile("")
-        self.norm.rule_flags(0, 0)  # build the flag index now
+        with collector_paused():  # the build's many objects make no cycles
+            self.document = document
+            self.rules = rules
+            self.fingerprint = rules.fingerprint
+            self.chunking = chunking or Chunking()
+            self.chunks: tuple[Chunk, ...] = tuple(chunks) if chunks is not None else make_chunks(document.text, self.chunking)
+            self._group_size = self.chunking.group_size
+            # a document opened through an extraction cache keeps its prepared text and index there
+            cached = prepared_cache.load(document, rules)
+            self.norm = prepare(document, rules) if cached is None else cached
+            self._text = self.norm.text
+            self._starts, self._ends, self._original = self.norm.starts, self.norm.ends, document.text
+            self._both = rules.hyphenation == "both"
+            if self._both:
+                self._skel, skel_map = skeleton_with_map(self._text)
+                self._skel_map: list[int] | None = skel_map
+            else:
+                self._skel, self._skel_map = self._text, None
+            self._index = kgram_index(self._skel)
+            if cached is None:
+                prepared_cache.store(document, rules, self.norm)
+            _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
+            self._jumps = self.norm.jumps
+            self._markers = self._marker_gaps() if rules.markers else {}
+            glyphs = document.glyphs if rules.unicode != "off" else ()
+            self._glyph_chars = frozenset(document.text[o] for o, _ in glyphs)
+            self._extracted: Locator | None = None
+            self._marker_positions = sorted(self._markers)
+            self._unverifiable = sorted([(p.start, p.end) for p in document.pages if not p.verifiable] + list(document.hidden))
+            self._diag: Any = None
+            self._furniture: list[tuple[int, int, Normalized]] | None = None
+            self._template: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Verdict)}
+            self._template.update(fingerprint=self.fingerprint, paper_sha256=document.sha256, document=document)
+            self._accepted = dict(self._template, accepted=True)  # what every acceptance shares
+            self._chunk_starts = [c.start for c in self.chunks]
+            self._chunk_ends = [c.end for c in self.chunks]
+            self._page_starts = [p.start for p in document.pages]
+            self._page_ends = [p.end for p in document.pages]
+            self._one_page = [(p.number,) for p in document.pages]
+            self._enough_words = re.compile(r"\w+(?:\W+\w+){%d}" % max(rules.min_words - 1, 0)) if rules.min_words else re.compile("")
+            self.norm.rule_flags(0, 0)  # build the flag index now
         self.build_seconds = time.perf_counter() - t0
 
     # -- index -------------------------------------------------------------------------

@@ -20,6 +20,16 @@ from quotelocate.document import Document, Limits, render_page_png
 import pdf_catalog as cat
 
 
+@pytest.fixture(autouse=True)
+def fresh_workers():
+    """Extraction workers live from one open to the next and keep the code they were
+    forked with: each test here starts with none and leaves none, so that the stand-ins
+    a test patches in reach the workers it starts, and never another test's."""
+    document_module._POOL.stop()
+    yield
+    document_module._POOL.stop()
+
+
 def write_case(case: cat.Case, tmp_path: Path) -> Path:
     if case.file == "":
         return tmp_path
@@ -180,30 +190,153 @@ def test_from_pdf_bytes_takes_limits():
     assert Document.from_pdf_bytes(data, name="mem.pdf").text == Document.from_pdf_bytes(data, isolate=False).text
 
 
-def test_child_killed_by_signal_is_a_limit_error(monkeypatch):
-    """A crash cannot be provoked from a PDF here, so the child's work is replaced by
-    a self-inflicted SIGKILL (what the kernel's OOM killer sends)."""
-
-    def die(data, request):
-        os.kill(os.getpid(), signal.SIGKILL)
-
-    monkeypatch.setattr(document_module, "_child_reply", die)
-    request = {"name": "x.pdf", "password": None, "allow_textless_pages": False, "limits": [5, 64, 10, 1000]}
-    reply = document_module.json.loads(document_module._run_forked(b"%PDF-1.7", request))
-    assert reply == {"status": "signal", "signal": signal.SIGKILL}
-    message = document_module._limit_message("x.pdf", Limits(seconds=5, memory_mb=64), reply)
-    assert message.startswith("x.pdf: ") and "SIGKILL" in message and "64 MB" in message
-
-
-def test_worker_restarts_after_it_is_killed(monkeypatch):
-    monkeypatch.setattr(document_module.threading, "active_count", lambda: 2)  # use the helper
+@pytest.mark.parametrize("threads", [1, 2], ids=["forked", "new-interpreter"])
+def test_worker_killed_by_signal_is_a_limit_error_and_is_replaced(threads, monkeypatch):
+    """A crash cannot be provoked from a PDF here, so the worker's work is replaced by a
+    self-inflicted SIGKILL (what the kernel's OOM killer sends); a worker started as a
+    new interpreter does not see a stand-in, so it is killed from outside instead."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: threads)
+    monkeypatch.setattr(document_module, "_children", lambda: 1)
     data = cat.text_pdf("Text before and after the worker is killed.")
+    limits = Limits(seconds=20, memory_mb=64)
+    if threads == 1:
+        monkeypatch.setattr(document_module, "_child_reply", lambda data, request: os.kill(os.getpid(), signal.SIGKILL))
+    else:
+        Document.from_pdf_bytes(data, name="warm.pdf")
+        (proc,) = document_module._POOL._procs
+        os.kill(proc.pid, signal.SIGSTOP)  # it cannot answer ...
+        real_collect = document_module._Pool._collect
+
+        def collect(self, procs, seconds):
+            os.kill(proc.pid, signal.SIGKILL)  # ... and is killed while the open waits on it
+            return real_collect(self, procs, seconds)
+
+        monkeypatch.setattr(document_module._Pool, "_collect", collect)
+    with pytest.raises(quotelocate.errors.ExtractionLimitError) as info:
+        Document.from_pdf_bytes(data, name="x.pdf", limits=limits)
+    message = str(info.value)
+    assert message.startswith("x.pdf: text extraction was killed by SIGKILL") and "64 MB" in message
+    assert document_module._POOL._procs == []  # the dead worker is gone ...
+    monkeypatch.undo()
+    monkeypatch.setattr(document_module, "_children", lambda: 1)
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: threads)
+    assert Document.from_pdf_bytes(data, name="b.pdf").text.startswith("Text before and after")  # ... and replaced
+    (proc,) = document_module._POOL._procs
+    assert proc.exited() is None
+
+
+@pytest.mark.parametrize("threads", [1, 2], ids=["forked", "new-interpreter"])
+def test_workers_are_kept_between_opens_and_replaced_when_they_go(threads, monkeypatch):
+    """A worker that has extracted one file extracts the next one (the second open uses
+    the same processes); one that was killed between opens is replaced."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: threads)
+    monkeypatch.setattr(document_module, "_children", lambda: 2)
+    data = cat.text_pdf(*cat.THREE_PAGES)
+    first = Document.from_pdf_bytes(data, name="a.pdf")
+    pids = [p.pid for p in document_module._POOL._procs]
+    assert len(pids) == 2 and os.getpid() not in pids
+    second = Document.from_pdf_bytes(data, name="a.pdf")
+    assert [p.pid for p in document_module._POOL._procs] == pids
+    assert (first.text, first.lines) == (second.text, second.lines)
+    os.kill(pids[0], signal.SIGKILL)
+    time.sleep(0.1)
+    third = Document.from_pdf_bytes(data, name="a.pdf")
+    now = [p.pid for p in document_module._POOL._procs]
+    assert now[1] == pids[1] and now[0] not in pids
+    assert third.text == first.text
+
+
+def test_an_idle_worker_exits_and_the_next_open_starts_one(monkeypatch):
+    """A forked worker shares the caller's memory as it was at the fork: it goes once it
+    has been idle for a while, and the next open forks a new one."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 1)
+    monkeypatch.setattr(document_module, "WORKER_IDLE_SECONDS", 0.2)
+    data = cat.text_pdf("An idle worker goes.")
     Document.from_pdf_bytes(data, name="a.pdf")
-    proc = document_module._WORKER._proc
-    assert proc is not None and proc.poll() is None
-    proc.kill()
-    proc.wait()
-    assert Document.from_pdf_bytes(data, name="b.pdf").text.startswith("Text before and after")
+    (proc,) = document_module._POOL._procs
+    deadline = time.monotonic() + 10
+    while proc.exited() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.exited() is not None
+    assert Document.from_pdf_bytes(data, name="b.pdf").text.startswith("An idle worker goes.")
+    (new,) = document_module._POOL._procs
+    assert new.pid != proc.pid
+
+
+@pytest.mark.parametrize("case_id, limit", [("time-bomb", "time limit"), ("memory-bomb", "memory limit")])
+def test_a_worker_stopped_by_a_limit_is_replaced(case_id, limit, tmp_path, monkeypatch):
+    """A worker stopped for time is killed; one that ran out of memory exits after its
+    reply (its heap is suspect). Either way the next open gets a working one."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 1)
+    case = next(c for c in cat.CASES if c.id == case_id)
+    path = write_case(case, tmp_path)
+    with pytest.raises(quotelocate.errors.ExtractionLimitError, match=limit):
+        Document.open(path, **case.options)
+    deadline = time.monotonic() + 10
+    while any(p.exited() is None for p in document_module._POOL._procs) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(p.exited() is not None for p in document_module._POOL._procs)
+    assert Document.from_pdf_bytes(cat.text_pdf("After the limit."), name="next.pdf").text.startswith("After the limit.")
+
+
+def test_a_worker_lifts_the_memory_limit_after_each_file(monkeypatch):
+    """The memory limit caps a worker's address space for one file, at what it uses
+    then plus the limit; between files the cap is lifted, so a later file is measured
+    from the worker's size at its own start."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 1)
+    Document.from_pdf_bytes(cat.text_pdf("Under a cap."), name="a.pdf", limits=Limits(memory_mb=300))
+    (proc,) = document_module._POOL._procs
+    limits = Path(f"/proc/{proc.pid}/limits").read_text()
+    line = next(ln for ln in limits.splitlines() if ln.startswith("Max address space"))
+    assert line.split()[3] == "unlimited"
+
+
+def test_a_forked_worker_holds_none_of_the_callers_files(tmp_path, monkeypatch):
+    """A worker lives on after the open that started it: it must not keep a socket or
+    file of the caller open (a closed connection would stay open in the worker)."""
+    import socket
+
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 1)
+    with socket.socket() as sock, open(tmp_path / "held.txt", "w") as held:
+        Document.from_pdf_bytes(cat.text_pdf("No files held."), name="a.pdf")
+        (proc,) = document_module._POOL._procs
+        targets = {os.readlink(f"/proc/{proc.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{proc.pid}/fd")}
+        assert str(tmp_path / "held.txt") not in targets
+        assert f"socket:[{os.fstat(sock.fileno()).st_ino}]" not in targets
+        assert len(targets) <= 5  # stdin, stdout, stderr and its two pipes
+
+
+def test_a_forked_copy_of_the_caller_starts_its_own_workers(monkeypatch):
+    """After a fork (a multiprocessing pool), the copy does not talk to the original's
+    workers: it starts its own, and the original's keep serving the original."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 1)
+    data = cat.text_pdf("Each process has its workers.")
+    Document.from_pdf_bytes(data, name="a.pdf")
+    (proc,) = document_module._POOL._procs
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        ok = 0
+        try:
+            doc = Document.from_pdf_bytes(data, name="child.pdf")
+            (mine,) = document_module._POOL._procs
+            ok = int(doc.text.startswith("Each process") and mine.pid != proc.pid)
+            document_module._POOL.stop()
+        finally:
+            os.write(w, str(ok).encode())
+            os._exit(0)
+    os.close(w)
+    answer = os.read(r, 8)
+    os.close(r)
+    os.waitpid(pid, 0)
+    assert answer == b"1"
+    assert document_module._POOL._procs == [proc] and proc.exited() is None
+    assert Document.from_pdf_bytes(data, name="b.pdf").text.startswith("Each process")
 
 
 def test_concurrent_opens_from_threads():
@@ -302,11 +435,11 @@ def test_boxes_on_rotated_pages(rotation, tmp_path):
                for b in verdict.boxes)
 
 
-@pytest.mark.parametrize("threads", [1, 2], ids=["forked-by-caller", "forked-by-helper"])
+@pytest.mark.parametrize("threads", [1, 2], ids=["forked", "new-interpreter"])
 @pytest.mark.parametrize("case_id", ["memory-bomb", "time-bomb", "encrypted-no-password", "rotated"])
 def test_both_worker_paths_enforce_the_same_limits(case_id, threads, tmp_path, monkeypatch):
-    # a single-threaded caller forks the extraction child itself; with other threads
-    # running, the helper process forks it: both must give the same outcome
+    # a single-threaded caller forks its extraction workers; with other threads running
+    # they are started as new interpreters: both must give the same outcome
     monkeypatch.setattr(document_module.threading, "active_count", lambda: threads)
     case = next(c for c in cat.CASES if c.id == case_id)
     path = write_case(case, tmp_path)
@@ -448,12 +581,13 @@ def test_a_malformed_child_reply_is_a_document_error(damage, monkeypatch):
         Document.from_pdf_bytes(cat.text_pdf(*cat.THREE_PAGES), name="bad.pdf")
 
 
-def test_the_helper_relays_the_childrens_replies(monkeypatch):
-    """With other threads running the helper process forks the children and sends their
-    replies on, as a JSON line giving their sizes followed by the replies."""
+def test_workers_started_as_new_interpreters_give_the_in_process_document(monkeypatch):
+    """With other threads running the workers are new interpreters that import only the
+    extraction module: the document is the one extracted in-process."""
     monkeypatch.setattr(document_module.threading, "active_count", lambda: 2)
     data = cat.text_pdf(*cat.THREE_PAGES)
     a = Document.from_pdf_bytes(data, name="three.pdf")
+    assert all(p.popen is not None for p in document_module._POOL._procs)
     b = Document.from_pdf_bytes(data, name="three.pdf", isolate=False)
     assert (a.text, a.pages, a.lines, a.hidden, a.markers, a.warnings) == (b.text, b.pages, b.lines, b.hidden, b.markers,
                                                                          b.warnings)
