@@ -33,7 +33,9 @@ import bisect
 import gc
 import hashlib
 import json
+import itertools
 import math
+import operator
 import os
 import re
 import select
@@ -44,6 +46,7 @@ import threading
 import time
 import unicodedata
 from array import array
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
@@ -74,6 +77,30 @@ is off: with it, the summation sign of 1706.03762 reads "P"), so a page of unmap
 glyphs is found unverifiable. Recorded in :attr:`Document.extractor`."""
 
 NO_TEXT_FRACTION = 0.5  # share of U+FFFD at which a page counts as having no usable text
+GLYPH_GEOMETRY = {"skip_quad_corrections": True, "small_glyph_heights": False}
+"""pymupdf's process-wide switches for glyph boxes, pinned while this module extracts:
+every glyph box from an ascender of 0.8 and a descender of 0.2 of the font size (not
+each font's own metrics, which some fonts give far too tall), and at full height.
+pymupdf leaves them to whoever set them last: importing pymupdf4llm (installed with
+pymupdf's layout model) switches the corrections off for the whole process, so line
+boxes, and the reading order drawn from them, would depend on what else is installed
+or imported. Recorded in :attr:`Document.extractor`."""
+
+
+@contextmanager
+def _glyph_geometry():
+    """:data:`GLYPH_GEOMETRY` for the block, the caller's switches back afterwards."""
+    tools = pymupdf.TOOLS
+    before = (tools.unset_quad_corrections(), tools.set_small_glyph_heights())
+    tools.unset_quad_corrections(GLYPH_GEOMETRY["skip_quad_corrections"])
+    tools.set_small_glyph_heights(GLYPH_GEOMETRY["small_glyph_heights"])
+    try:
+        yield
+    finally:
+        tools.unset_quad_corrections(before[0])
+        tools.set_small_glyph_heights(before[1])
+
+
 MIN_VISIBLE_SIZE = 1.0  # text smaller than this (in points) counts as invisible
 _WHITE = 0xF0  # a colour whose red, green and blue are all at least this is "white"
 
@@ -524,6 +551,12 @@ def _page_dict(page, rendered: dict | None = None) -> dict:
 
 
 def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the memory available") -> list[list]:
+    """:func:`_page_records` under :data:`GLYPH_GEOMETRY`."""
+    with _glyph_geometry():
+        return _page_records(pdf, name, indices, memory)
+
+
+def _page_records(pdf, name: str, indices: Iterable[int], memory: str) -> list[list]:
     """One record per page (0-based ``indices``), JSON-ready, offsets relative to the
     page: ``[number, text, width, height, rotation, lines, fonts, spans, hidden,
     markers, glyphs]`` where ``lines`` holds :data:`LINE_FIELDS` numbers per line (its
@@ -981,25 +1014,27 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         parts.append(page_text)
         markers.extend((offset + int(a), offset + int(b)) for a, b in page_markers)
         glyphs.extend((offset + int(a), str(c)) for a, c in page_glyphs)
-        k = 0
-        for i in range(0, len(flat), LINE_FIELDS):
-            a, b, x0, y0, x1, y1, size, font, dx, dy, block, count = flat[i : i + LINE_FIELDS]
-            start = offset + int(a)
-            j = k + SPAN_FIELDS * int(count)
-            if j == k + SPAN_FIELDS:  # one span: most lines
-                spans = ((start + int(flat_spans[k]), flat_spans[k + 1], flat_spans[k + 2]),)
-            else:
-                cut = flat_spans[k:j]
-                spans = tuple(zip([start + int(s) for s in cut[0::3]], cut[1::3], cut[2::3]))
-            if j > len(flat_spans) or j < k:
-                raise ValueError("a line counts more spans than there are")
-            k = j
+        # the lines' fields, each read from the flat numbers with one slice (a loop over
+        # lines slicing twelve numbers out of the list each cost most of the assembly)
+        F = LINE_FIELDS
+        counts = list(map(int, flat[11::F]))
+        if min(counts, default=0) < 0 or SPAN_FIELDS * sum(counts) != len(flat_spans):
+            raise ValueError("the lines' span counts do not match the spans")
+        starts = [offset + a for a in map(int, flat[0::F])]
+        ends = [offset + b for b in map(int, flat[1::F])]
+        line_fonts = [fonts[f] for f in map(int, flat[7::F])]
+        # each span's start: its line's start (repeated once per span) plus its offset
+        firsts = itertools.chain.from_iterable(map(itertools.repeat, starts, counts))
+        all_spans = iter(zip(map(operator.add, firsts, map(int, flat_spans[0::SPAN_FIELDS])),
+                             flat_spans[1::SPAN_FIELDS], flat_spans[2::SPAN_FIELDS]))
+        line_spans = [tuple(itertools.islice(all_spans, c)) for c in counts]
+        fields = zip(starts, ends, zip(flat[2::F], flat[3::F], flat[4::F], flat[5::F]), flat[6::F], line_fonts,
+                     zip(flat[8::F], flat[9::F]), map(int, flat[10::F]), line_spans)
+        for start, end, bbox, size, font, direction, block, spans in fields:
             line = new_line(Line)  # what Line(...) builds, without a frozen __init__'s nine setattr calls
-            line.__dict__.update(page=number, start=start, end=offset + int(b), bbox=(x0, y0, x1, y1), size=size,
-                                 font=fonts[int(font)], direction=(dx, dy), block=int(block), spans=spans)
+            line.__dict__.update(page=number, start=start, end=end, bbox=bbox, size=size, font=font,
+                                 direction=direction, block=block, spans=spans)
             lines.append(line)
-        if k != len(flat_spans):
-            raise ValueError("spans left over after the last line")
         if page_hidden:
             hidden.extend((offset + int(a), offset + int(b)) for a, b in page_hidden)
             hidden_pages.append(number)
@@ -1037,6 +1072,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
             "version": pymupdf.VersionBind,
             "flags": EXTRACT_FLAGS,
             "page_separator": PAGE_SEPARATOR,
+            "glyph_geometry": dict(GLYPH_GEOMETRY),
         },
         warnings=tuple(warnings),
         hidden=tuple(hidden),
@@ -1059,6 +1095,7 @@ def pages_cache_key(data: bytes) -> dict:
         "extractor": "pymupdf",
         "extractor_version": pymupdf.VersionBind,
         "flags": EXTRACT_FLAGS,
+        "glyph_geometry": GLYPH_GEOMETRY,
         "records": 3,  # page records: flat line and span numbers, a font table, the mis-mapped glyphs
     }
 
@@ -1077,7 +1114,7 @@ def _fill_page_boxes(document: Document, page: int, boxes: array) -> None:
     """Fill the character boxes of one page from ``rawdict``; its characters must be
     the page text the document holds (same flags, same pymupdf)."""
     info = document.pages[page - 1]
-    with _reopen(document) as pdf:
+    with _reopen(document) as pdf, _glyph_geometry():
         raw = pdf[page - 1].get_text("rawdict", flags=EXTRACT_FLAGS)
     offset = info.start
     for block in raw.get("blocks", ()):
@@ -1247,24 +1284,24 @@ _CHILDREN_OVERRIDE: int | None = None
 
 
 def set_extraction_children(n: int | None) -> None:
-    """How many children each extraction in this process forks (None: :func:`_children`
-    decides). A pool of worker processes, each extracting its own papers, sets 1 so that
-    its workers do not fork one child per core each and crowd the cores."""
+    """How many extraction workers share each file's pages in this process (None:
+    :func:`_children` decides). A pool of task processes, each extracting its own papers,
+    sets 1 so that each does not keep one extraction worker per core and crowd the cores."""
     global _CHILDREN_OVERRIDE
     _CHILDREN_OVERRIDE = n
 
 
 BUSY_SPARE_CORES = 0.5
-"""A second extraction child only when the one-minute load average (which counts the
+"""A second extraction worker only when the one-minute load average (which counts the
 caller itself while it works) is at most the number of cores less this: a core is
 about free for it."""
 
 
 def _children() -> int:
-    """How many children extract one PDF: two on a machine with two or more cores and a
+    """How many workers extract one PDF: two on a machine with two or more cores and a
     core to spare (each takes every other page), else one. On a busy machine a second
-    child cannot run beside the first; it only adds a fork (15-30 ms for a process that
-    has pymupdf loaded) and a second parse of the file and its fonts."""
+    worker cannot run beside the first; it only adds a second parse of the file and its
+    fonts."""
     if _CHILDREN_OVERRIDE:
         return _CHILDREN_OVERRIDE
     try:

@@ -66,6 +66,7 @@ def document_key(document: Any, kind: str, **more: Any) -> dict:
         "extractor": document.extractor.get("name"),
         "extractor_version": document.extractor.get("version"),
         "flags": document.extractor.get("flags"),
+        "glyph_geometry": document.extractor.get("glyph_geometry"),
         **more,
     }
 

@@ -3,9 +3,9 @@
 :func:`run_tasks` starts the pool once (forked where the platform can, so the workers
 inherit the imported modules), gives it the heaviest tasks first so a large paper does
 not start last and leave one worker finishing alone, and returns the results in task
-order. Each worker extracts its own papers, so each tells the extraction to fork one
-child rather than one per core: the pool already uses the cores, and nested forks would
-only crowd them. With one worker the tasks run here, one after another.
+order. Each worker extracts its own papers, so each tells the extraction to use one
+extraction worker rather than one per core: the pool already uses the cores, and
+nested workers would only crowd them. With one worker the tasks run here, one after another.
 """
 
 from __future__ import annotations

@@ -334,3 +334,31 @@ def test_a_rotated_page_takes_its_text_from_the_page():
         page = pdf[7]  # page 8: /Rotate 90
         assert page.rotation == 90
         assert _page_dict(page, {}) == _page_dict(page)
+
+
+def test_glyph_boxes_do_not_follow_pymupdfs_switches_and_the_callers_are_kept():
+    """Whatever a caller (or a module it imported) set pymupdf's process-wide glyph-box
+    switches to, a document is extracted with the pinned ones, in-process and in the
+    workers alike, and the caller's switches are as they were afterwards."""
+    from quotelocate import document as D
+
+    data = corpus_document(PMJ)._pdf
+    reference = Document.from_pdf_bytes(data, name=PMJ, isolate=False)
+    ref_chars = [reference.char_box(o) for o in range(0, len(reference.text), 53)]
+    tools = pymupdf.TOOLS
+    before = (tools.unset_quad_corrections(), tools.set_small_glyph_heights())
+    try:
+        for skip, small in ((False, True), (True, True), (False, False)):
+            tools.unset_quad_corrections(skip)
+            tools.set_small_glyph_heights(small)
+            D._POOL.stop()  # forked workers start from the caller's switches
+            for isolate in (False, True):
+                doc = Document.from_pdf_bytes(data, name=PMJ, isolate=isolate)
+                assert doc.lines == reference.lines, (skip, small, isolate)
+                assert [doc.char_box(o) for o in range(0, len(doc.text), 53)] == ref_chars
+                assert (tools.unset_quad_corrections(), tools.set_small_glyph_heights()) == (skip, small)
+            assert doc.extractor["glyph_geometry"] == D.GLYPH_GEOMETRY
+    finally:
+        tools.unset_quad_corrections(before[0])
+        tools.set_small_glyph_heights(before[1])
+        D._POOL.stop()

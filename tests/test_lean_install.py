@@ -9,6 +9,7 @@ Streamlit or PyYAML's evaluation users).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -108,3 +109,37 @@ def test_an_evaluation_command_names_the_extra(lean, argv):
     assert done.returncode == 2
     assert "quotelocate[eval]" in done.stderr and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+_GEOMETRY_PROBE = (
+    "import hashlib, json, sys\n"
+    "from quotelocate import Document\n"
+    "out = []\n"
+    "for path in sys.argv[1:]:\n"
+    "    for isolate in (True, False):\n"
+    "        doc = Document.open(path, isolate=isolate)\n"
+    "        boxes = [[ln.bbox, ln.spans] for ln in doc.lines]\n"
+    "        chars = [doc.char_box(o) for o in range(0, len(doc.text), 97)]\n"
+    "        out.append(hashlib.sha256(json.dumps([doc.text, boxes, chars]).encode()).hexdigest())\n"
+    "print(json.dumps(out))\n"
+)
+
+
+def test_line_and_glyph_boxes_do_not_depend_on_what_else_is_installed(lean):
+    """pymupdf's glyph-box switches are process-wide and left to whoever set them last
+    (pymupdf4llm, installed with the layout model in the test extra, turns the ascender
+    corrections off when imported): the lean install, without it, must draw the same
+    line and character boxes as this one, or the reading order and the highlighted
+    boxes of a verdict would change with the extras."""
+    python, _, _, environ, root = lean
+    from conftest import paper_path
+
+    papers = [str(SYNTHETIC_PDF), str(paper_path("acl2020_specter.pdf"))]
+    here = subprocess.run([sys.executable, "-c", _GEOMETRY_PROBE, *papers], check=True, capture_output=True, text=True)
+    there = subprocess.run([python, "-c", _GEOMETRY_PROBE, *papers], check=True, capture_output=True, text=True,
+                           env=environ, cwd=root)
+    probe = "import importlib.util as u; print(bool(u.find_spec('pymupdf4llm')))"
+    assert subprocess.run([python, "-c", probe], check=True, capture_output=True, text=True, env=environ,
+                          cwd=root).stdout.strip() == "False"
+    assert there.stdout == here.stdout
+    assert len(set(json.loads(here.stdout)[:2])) == 1  # isolated and in-process agree
