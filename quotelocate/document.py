@@ -564,7 +564,7 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str) -> list[l
     spans of each line in turn; hidden and markers are ``[[start, end]]``, glyphs
     ``[[offset, character]]``. A page's text is its lines, each followed by a newline.
     Flat lists of numbers rather than one list per line: they travel from the
-    extraction child as packed doubles (:func:`_encode_reply`)."""
+    extraction worker as packed doubles (:func:`_encode_reply`)."""
     records = []
     one_glyph: dict[int, str | None] = {}  # font xref -> its name when it encodes one character code
     drawn: dict[tuple[str, str], str | None] = {}  # (font, character) -> what its glyph draws
@@ -1189,20 +1189,19 @@ def render_page_png(document: Document, page: int, *, zoom: float = 1.5, pdf_pat
 
 # -- isolated extraction ------------------------------------------------------------------
 #
-# The caller (when it runs no other thread) or a helper process (started once per
-# parent process, with pymupdf imported, reading one request at a time: a JSON line,
-# then the PDF bytes) forks one child per core, up to two. Each child lowers its
-# address-space limit and extracts every n-th page; all are killed at the time limit.
-# A child's reply is a JSON line (status, warnings, the small per-page fields) followed
-# by its pages' texts as UTF-8 and their line and span numbers as packed doubles
-# (:func:`_encode_reply`); never a pickle, so a child that a hostile PDF took over still
-# cannot run code in the parent, which checks the reply's sizes, decodes it
+# The caller keeps up to two extraction workers (:class:`_Pool`): forked when it runs no
+# other thread, new interpreters otherwise; each reads one request at a time (a JSON
+# line, then the PDF bytes), lowers its address-space limit for that file and extracts
+# every n-th page; all are killed at the time limit. A worker's reply is its length, a
+# newline, then a JSON line (status, warnings, the small per-page fields) followed by its
+# pages' texts as UTF-8 and their line and span numbers as packed doubles
+# (:func:`_encode_reply`); never a pickle, so a worker that a hostile PDF took over still
+# cannot run code in the caller, which checks the reply's sizes, decodes it
 # (:func:`_decode_replies`) and assembles the pages (:func:`_assemble`). Packed numbers
-# instead of JSON: the parent reads a page's geometry with one copy instead of parsing
+# instead of JSON: the caller reads a page's geometry with one copy instead of parsing
 # a list per line and per span.
 
 _ERRORS = {cls.__name__: cls for cls in (DocumentError, EncryptedDocumentError, EmptyDocumentError, ExtractionLimitError)}
-_GRACE_SECONDS = 30.0  # how long past the time limit the parent waits for the helper
 
 
 def _limit_message(name: str, limits: Limits, reply: dict) -> str:
