@@ -1290,30 +1290,23 @@ def set_extraction_children(n: int | None) -> None:
     _CHILDREN_OVERRIDE = n
 
 
-BUSY_SPARE_CORES = 0.5
-"""A second extraction worker only when the one-minute load average (which counts the
-caller itself while it works) is at most the number of cores less this: a core is
-about free for it."""
-
-
 def _children() -> int:
-    """How many workers extract one PDF: two on a machine with two or more cores and a
-    core to spare (each takes every other page), else one. On a busy machine a second
-    worker cannot run beside the first; it only adds a second parse of the file and its
-    fonts."""
+    """How many workers extract one PDF: two on a machine with two or more cores (each
+    takes every other page), else one.
+
+    Not fewer when the machine is busy: the load average counts this process's own
+    workers (two busy workers push a quiet 2-core machine's one-minute load towards 2),
+    so a rule on it switched the second worker off under the load it made itself, and a
+    kept worker costs no fork. On a machine busy with other work, two workers still get
+    their share of it. A pool of task processes, which does load every core, asks for
+    one worker each (:func:`set_extraction_children`)."""
     if _CHILDREN_OVERRIDE:
         return _CHILDREN_OVERRIDE
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
-    if cores < 2:
-        return 1
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # no load average here: assume the cores are free
-        return 2
-    return 2 if load <= cores - BUSY_SPARE_CORES else 1
+    return 2 if cores >= 2 else 1
 
 
 def _child_reply(data: bytes, request: dict) -> dict:
