@@ -14,7 +14,12 @@ Reports, as medians over --repeats runs:
 
 Target: ratio < 2 on 1706.03762v7. Over the corpus (``--corpus``): one row per paper
 (plain extraction, default open, layout build, ratio), then the median and the worst
-ratio; target median <= 2x and worst <= 3x.
+ratio; target median <= 2x and worst <= 3x. Each corpus repeat is a round that times
+the plain extraction, the open and the build back to back, and a paper's ratio is the
+median of its rounds' ratios (a slow spell of a shared machine moves both sides of a
+ratio, not one). Every paper is opened and built once untimed first, so the rows are
+a warm process's figures (the extraction workers kept, the rules compiled); the
+process's very first open, which starts the workers, is printed apart.
 
     python benchmarks/layout_bench.py [--paper PATH | --corpus [--cpu]] [--repeats R] [--json]
 """
