@@ -1380,9 +1380,10 @@ def _write_all(fd: int, data: bytes) -> None:
 def _serve_extraction(rfd: int, wfd: int) -> None:
     """An extraction worker's loop: a JSON request line and ``size`` bytes of PDF in,
     the reply out as its length in decimal (followed by `` last`` when the worker exits
-    after it), a newline, and :func:`_encode_reply` of :func:`_child_reply`. Returns when the caller closes the request pipe, when no
-    request comes for :data:`WORKER_IDLE_SECONDS`, after a file ran out of memory (the
-    worker's state is then suspect), or when the worker has grown too large."""
+    after it), a newline, and :func:`_encode_reply` of :func:`_child_reply`. Returns
+    when the caller closes the request pipe, when no request comes for
+    :data:`WORKER_IDLE_SECONDS`, after a file that hit a limit (the worker's heap is then
+    suspect), or when the worker has grown too large."""
     inp = os.fdopen(rfd, "rb")
     start = _resident_bytes()
     while True:
@@ -1555,6 +1556,7 @@ class _Pool:
                 os.close(fd)
             raise
         if pid == 0:  # the worker
+            code = 1  # a failure of the loop itself: the caller must not take it for an idle exit
             try:
                 gc.freeze()  # a collection would touch (and so copy) every object of the caller
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
@@ -1565,8 +1567,9 @@ class _Pool:
                 for a, b in zip(keep, keep[1:] + [1 << 20]):
                     os.closerange(a + 1, b)
                 _serve_extraction(from_parent, to_parent)
+                code = 0
             finally:
-                os._exit(0)
+                os._exit(code)
         os.close(from_parent)
         os.close(to_parent)
         return _Proc(pid, to_child, from_child)
