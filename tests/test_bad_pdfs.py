@@ -604,3 +604,32 @@ def test_two_workers_where_there_are_two_cores_whatever_the_load(cores, load, ch
     assert document_module._children() == children
     monkeypatch.setattr(document_module, "_CHILDREN_OVERRIDE", 1)  # a pool's choice holds whatever the cores
     assert document_module._children() == 1
+
+
+def test_a_worker_that_leaves_as_a_file_arrives_is_replaced_and_the_file_extracted(tmp_path, monkeypatch):
+    """An idle worker may exit just as the next file is sent to it: it read nothing and
+    exited cleanly. The open then sends the file to a new worker, once."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 1)
+    real = document_module._serve_extraction
+    marker = tmp_path / "left-once"
+
+    def leaves_once(rfd, wfd):
+        if not marker.exists():
+            marker.write_text("1")
+            os.read(rfd, 1)  # the file has arrived; the worker goes anyway
+            return
+        real(rfd, wfd)
+
+    monkeypatch.setattr(document_module, "_serve_extraction", leaves_once)
+    doc = Document.from_pdf_bytes(cat.text_pdf("Sent twice, extracted once."), name="a.pdf")
+    assert doc.text.startswith("Sent twice, extracted once.")
+    assert marker.exists()
+
+
+def test_a_worker_that_keeps_leaving_is_an_error_naming_the_file(monkeypatch):
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 1)
+    monkeypatch.setattr(document_module, "_serve_extraction", lambda rfd, wfd: os.read(rfd, 1) and None)
+    with pytest.raises(quotelocate.errors.ExtractionLimitError, match=r"^a\.pdf: text extraction was killed"):
+        Document.from_pdf_bytes(cat.text_pdf("Never extracted."), name="a.pdf")
