@@ -21,7 +21,7 @@ ratio, not one). Every paper is opened and built once untimed first, so the rows
 a warm process's figures (the extraction workers kept, the rules compiled); the
 process's very first open, which starts the workers, is printed apart.
 
-    python benchmarks/layout_bench.py [--paper PATH | --corpus [--cpu]] [--repeats R] [--json]
+    python benchmarks/layout_bench.py [--paper PATH | --corpus [--cpu]] [--repeats R] [--workers N] [--json]
 """
 
 from __future__ import annotations
@@ -161,8 +161,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu", action="store_true",
                         help="with --corpus: CPU time of this process, opening in-process")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--workers", type=int, choices=(1, 2),
+                        help="extraction workers per open (default: two where there are two cores)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
+    if args.workers:
+        from quotelocate.document import set_extraction_children
+
+        set_extraction_children(args.workers)
     if args.corpus:
         try:
             result = run_corpus(args.repeats, cpu=args.cpu)
