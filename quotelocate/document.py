@@ -1379,9 +1379,10 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _serve_extraction(rfd: int, wfd: int) -> None:
-    """An extraction worker's loop: a JSON request line and ``size`` bytes of PDF in,
-    the reply out as its length in decimal (followed by `` last`` when the worker exits
-    after it), a newline, and :func:`_encode_reply` of :func:`_child_reply`. Returns
+    """An extraction worker's loop: a JSON request line and ``size`` bytes of PDF in;
+    ``+`` out once they are read, then the reply: its length in decimal (followed by
+    `` last`` when the worker exits after it), a newline, and :func:`_encode_reply` of
+    :func:`_child_reply`. Returns
     when the caller closes the request pipe, when no request comes for
     :data:`WORKER_IDLE_SECONDS`, after a file that hit a limit (the worker's heap is then
     suspect), or when the worker has grown too large."""
@@ -1402,6 +1403,7 @@ def _serve_extraction(rfd: int, wfd: int) -> None:
             return  # not our caller speaking
         if len(data) != size:
             return
+        _write_all(wfd, b"+")  # the file is in: from here on, a death is the file's doing
         try:
             with collector_paused():  # many objects, no cycles
                 reply = _child_reply(data, request)
@@ -1613,7 +1615,8 @@ class _Pool:
                             self._drop(procs[k])
                             raise DocumentError(f"{name}: the extraction worker could not be started") from None
                 reply = self._collect(procs, float(limits.seconds))
-                # a worker that left, idle, just as the file was sent: once more, with a new one
+                # a worker that went (idle, or killed from outside) just as the file was
+                # sent, before it had read it: once more, with a new one
                 if reply.get("status") != "retry" or attempt == 2:
                     break
         if reply.get("status") == "retry":
@@ -1633,6 +1636,7 @@ class _Pool:
         bufs = {fd: bytearray() for fd in fds}
         want: dict[int, int] = {}  # fd -> bytes in the whole reply, once its length is read
         last: set[int] = set()  # fds of workers that exit after this reply
+        acked: set[int] = set()  # fds of workers that have read the file
         done: dict[int, bytes] = {}
         dead: dict[int, int] = {}  # fd -> wait status of a worker that died
         waiting = {proc.recv: proc for proc in procs}
@@ -1652,6 +1656,13 @@ class _Pool:
                         self._procs.remove(proc)
                     continue
                 buf = bufs[fd]
+                if fd not in acked:
+                    acked.add(fd)
+                    if chunk[:1] != b"+":  # out of step: not a worker of ours
+                        self._drop(waiting.pop(fd))
+                        done[fd] = b"not a reply\n"
+                        continue
+                    chunk = chunk[1:]
                 buf += chunk
                 if fd not in want and b"\n" in buf:
                     head, _, _ = bytes(buf[:32]).partition(b"\n")
@@ -1674,10 +1685,9 @@ class _Pool:
                         if proc in self._procs:
                             self._procs.remove(proc)
         for fd in fds:
-            if fd in dead and not bufs[fd]:
-                status = dead[fd]
-                if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
-                    return {"status": "retry"}  # it left (idle) before it read the file
+            if fd in dead and fd not in acked:
+                # it went (idle, or killed from outside) before it had read the file
+                return {"status": "retry"}
         replies, blobs = [], []
         for fd in fds:
             if fd in dead:
