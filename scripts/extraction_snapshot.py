@@ -17,15 +17,15 @@ differs, 1 when some paper differs (each one is listed), 2 on bad arguments.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 
 from quotelocate import Document
 from quotelocate.data.papers import papers_search_path
+
+import _snapshot  # scripts/_snapshot.py, beside this script
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -56,29 +56,13 @@ def snapshot() -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--out", help="write the snapshot to this JSON file")
-    g.add_argument("--compare", help="compare against a snapshot written earlier")
-    args = p.parse_args(argv)
-    if args.out and os.path.lexists(args.out):  # never replace an earlier snapshot
-        p.error(f"{args.out}: already exists; pick a new name (an earlier snapshot is never replaced)")
-    before = None
-    if args.compare:
-        try:
-            with open(args.compare, encoding="utf-8") as f:
-                before = json.load(f)
-        except (OSError, ValueError) as exc:
-            p.error(f"{args.compare}: cannot read a snapshot ({exc})")
-        if not isinstance(before, dict):
-            p.error(f"{args.compare}: not a snapshot (expected a JSON object)")
+    args, before = _snapshot.parse(__doc__.splitlines()[0], argv=argv)
     now = snapshot()
     if not now:
         print("no PDF on the papers search path; set QUOTELOCATE_PAPERS", file=sys.stderr)
         return 2
     if args.out:
-        with open(args.out, "x", encoding="utf-8") as f:
-            json.dump(now, f, indent=1, sort_keys=True)
+        _snapshot.write(args.out, now)
         print(f"{len(now)} extractions written to {args.out}")
         return 0
     assert before is not None

@@ -16,13 +16,13 @@ Exit 0 when nothing differs, 1 when some verdict differs (each one is listed).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 from pathlib import Path
 
 from quotelocate import PRESETS, Locator, load_quote_set, preset
 from quotelocate.errors import QuotelocateError
+
+import _snapshot  # scripts/_snapshot.py, beside this script
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_SETS = ["synthetic", "attention-v7", "attention-v5",
@@ -44,31 +44,20 @@ def snapshot(set_names: list[str]) -> dict[str, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--sets", nargs="+", default=DEFAULT_SETS, help="set names or files (default: every bundled set)")
-    g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--out", help="write the snapshot to this JSON file")
-    g.add_argument("--compare", help="compare against a snapshot written earlier")
-    args = p.parse_args(argv)
-    if args.out and os.path.lexists(args.out):  # never replace an earlier snapshot
-        p.error(f"{args.out}: already exists; pick a new name (an earlier snapshot is never replaced)")
-    before = None
-    if args.compare:
-        try:
-            with open(args.compare, encoding="utf-8") as f:
-                before = json.load(f)
-        except (OSError, ValueError) as exc:
-            p.error(f"{args.compare}: cannot read a snapshot: {exc}")
+    def sets(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--sets", nargs="+", default=DEFAULT_SETS, help="set names or files (default: every bundled set)")
+
+    args, before = _snapshot.parse(__doc__.splitlines()[0], sets, argv)
     try:
         now = snapshot(args.sets)
     except QuotelocateError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.out:
-        with open(args.out, "x", encoding="utf-8") as f:
-            json.dump(now, f, ensure_ascii=False, sort_keys=True)
+        _snapshot.write(args.out, now)
         print(f"{len(now)} verdicts written to {args.out}")
         return 0
+    assert before is not None
     differ = 0
     for key in sorted(before.keys() | now.keys()):
         a, b = before.get(key), now.get(key)
