@@ -35,7 +35,12 @@ def parse(description: str, more: Callable[[argparse.ArgumentParser], None] | No
     return args, before
 
 
-def write(path: str, snapshot: dict) -> None:
-    """Write ``snapshot`` to a new file (never over an existing one)."""
-    with open(path, "x", encoding="utf-8") as f:
+def written(args: argparse.Namespace, snapshot: dict, noun: str) -> bool:
+    """With ``--out``: write ``snapshot`` to that new file (never over an existing one),
+    say how many ``noun`` it holds, and return True; else False."""
+    if not args.out:
+        return False
+    with open(args.out, "x", encoding="utf-8") as f:
         json.dump(snapshot, f, ensure_ascii=False, sort_keys=True)
+    print(f"{len(snapshot)} {noun} written to {args.out}")
+    return True

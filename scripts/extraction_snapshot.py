@@ -61,9 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     if not now:
         print("no PDF on the papers search path; set QUOTELOCATE_PAPERS", file=sys.stderr)
         return 2
-    if args.out:
-        _snapshot.write(args.out, now)
-        print(f"{len(now)} extractions written to {args.out}")
+    if _snapshot.written(args, now, "extractions"):
         return 0
     assert before is not None
     differ = sorted(k for k in set(before) | set(now) if before.get(k) != now.get(k))

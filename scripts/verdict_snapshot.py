@@ -53,9 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     except QuotelocateError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if args.out:
-        _snapshot.write(args.out, now)
-        print(f"{len(now)} verdicts written to {args.out}")
+    if _snapshot.written(args, now, "verdicts"):
         return 0
     assert before is not None
     differ = 0
