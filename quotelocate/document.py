@@ -1451,7 +1451,10 @@ class _Proc:
         self.send = self.recv = -1
         for stream in streams:
             try:
-                stream.close() if not isinstance(stream, int) else os.close(stream)  # type: ignore[union-attr]
+                if isinstance(stream, int):
+                    os.close(stream)
+                else:
+                    stream.close()  # type: ignore[union-attr]
             except OSError:
                 pass
 
@@ -1605,18 +1608,11 @@ class _Pool:
                     try:
                         _write_all(proc.send, header)
                         _write_all(proc.send, data)
-                    except OSError:  # it died since: once more with a new one
-                        proc.stop()
-                        try:
-                            procs[k] = self._procs[k] = self._start()
-                            _write_all(procs[k].send, header)
-                            _write_all(procs[k].send, data)
-                        except OSError:
-                            self._drop(procs[k])
-                            raise DocumentError(f"{name}: the extraction worker could not be started") from None
+                    except OSError:  # it has gone: its reply pipe ends unacknowledged, as below
+                        pass
                 reply = self._collect(procs, float(limits.seconds))
-                # a worker that went (idle, or killed from outside) just as the file was
-                # sent, before it had read it: once more, with a new one
+                # a worker that went (idle, or killed from outside) before it had read the
+                # file, whether or not it was sent in full: once more, with a new one
                 if reply.get("status") != "retry" or attempt == 2:
                     break
         if reply.get("status") == "retry":

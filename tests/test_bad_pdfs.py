@@ -635,3 +635,25 @@ def test_a_worker_that_keeps_leaving_is_an_error_naming_the_file(monkeypatch):
     monkeypatch.setattr(document_module, "_serve_extraction", lambda rfd, wfd: os.read(rfd, 1) and None)
     with pytest.raises(quotelocate.errors.ExtractionLimitError, match=r"^a\.pdf: text extraction was killed"):
         Document.from_pdf_bytes(cat.text_pdf("Never extracted."), name="a.pdf")
+
+
+@pytest.mark.parametrize("threads", [1, 2], ids=["forked", "new-interpreter"])
+def test_a_file_sent_to_a_worker_already_gone_goes_to_a_new_one(threads, monkeypatch):
+    """The death is not seen before the file is sent (the pipe is broken): the worker
+    never read it, so the open sends it again to a new worker."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: threads)
+    monkeypatch.setattr(document_module, "_children", lambda: 1)
+    data = cat.text_pdf("Sent into a broken pipe.")
+    Document.from_pdf_bytes(data, name="a.pdf")
+    (proc,) = document_module._POOL._procs
+    os.kill(proc.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{proc.pid}/status").exists() and "zombie" not in Path(f"/proc/{proc.pid}/status").read_text() \
+            and time.monotonic() < deadline:
+        time.sleep(0.01)
+    real_exited = document_module._Proc.exited
+    seen = []
+    monkeypatch.setattr(document_module._Proc, "exited", lambda self: seen.append(self.pid) or None
+                        if self.pid == proc.pid and len(seen) < 1 else real_exited(self))
+    assert Document.from_pdf_bytes(data, name="b.pdf").text.startswith("Sent into a broken pipe.")
+    assert seen == [proc.pid]  # the dead worker was taken for alive once, and the file still went through
