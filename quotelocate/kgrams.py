@@ -41,8 +41,9 @@ class KgramIndex:
     position (a Python loop that cost as much as the rest of the locator build): each
     position's k-gram gets a hash of its code points (:data:`_PRIME`), positions are
     sorted by hash (stably, so equal hashes keep ascending positions), and a lookup
-    bisects the few sorted hashes its bucket holds (see :func:`_buckets`; plain lists:
-    bisecting them is faster than a numpy call).
+    bisects the few sorted hashes its bucket holds (see :func:`_buckets`; Python arrays
+    of machine integers: bisecting them is faster than a numpy call, and making them
+    from numpy copies bytes where a list needs an int object per position).
     The build notes every hash shared by two different k-grams (a collision, rare); a
     lookup of any other hash compares the key with the first position's k-gram only
     (all positions of the hash hold the same k-gram), one of a collided hash compares
@@ -83,8 +84,10 @@ class KgramIndex:
         self._collided: set[int] = set(ranked[pairs + 1][differ].tolist())
         self._codes = codes
         self._positions = order
-        self._hashes: list[int] = ranked.tolist()
-        self._order: list[int] = order.tolist()
+        # machine-integer arrays (one copy of the bytes each), not lists: a list holds an
+        # int object per position, and making them cost more than the rest of the build
+        self._hashes = array("q", ranked.view(np.int64).tobytes())
+        self._order = array("q", order.tobytes())
         self._shift, self._buckets = _buckets(ranked, m)
 
     def get(self, key: str, default: Sequence[int] = ()) -> Sequence[int]:
@@ -110,8 +113,8 @@ class KgramIndex:
                 return default
             # most k-grams occur once: the next hash differs, no second bisect needed
             if lo + 1 == end or hashes[lo + 1] != h:
-                return order[lo : lo + 1]
-            return order[lo : bisect_right(hashes, h, lo, end)]
+                return [first]
+            return order[lo : bisect_right(hashes, h, lo, end)].tolist()
         hi = bisect_right(hashes, h, lo, end)
         if hi - lo <= 64:
             text = self._text
