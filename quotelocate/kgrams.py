@@ -170,14 +170,16 @@ def skeleton(text: str) -> str:
     return _INNER_HYPHEN.sub("", text)
 
 
-def skeleton_with_map(text: str) -> tuple[str, list[int]]:
-    """:func:`skeleton` and, for each of its characters, its position in ``text``."""
+def skeleton_with_map(text: str) -> tuple[str, Sequence[int]]:
+    """:func:`skeleton` and, for each of its characters, its position in ``text`` (a
+    ``range`` when nothing was removed, else an array of machine integers: no int
+    object per character)."""
     removed = [m.start() for m in _INNER_HYPHEN.finditer(text)]  # one hyphen each
     if not removed:
-        return text, list(range(len(text)))
+        return text, range(len(text))
     import numpy as np
 
     keep = np.ones(len(text), dtype=bool)
     keep[removed] = False
     pieces = [text[a + 1 : b] for a, b in zip([-1, *removed], [*removed, len(text)])]
-    return "".join(pieces), np.flatnonzero(keep).tolist()
+    return "".join(pieces), array("q", np.flatnonzero(keep).astype(np.int64).tobytes())

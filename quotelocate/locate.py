@@ -188,7 +188,7 @@ class Locator:
             self._both = rules.hyphenation == "both"
             if self._both:
                 self._skel, skel_map = skeleton_with_map(self._text)
-                self._skel_map: list[int] | None = skel_map
+                self._skel_map: Sequence[int] | None = skel_map
             else:
                 self._skel, self._skel_map = self._text, None
             self._index = kgram_index(self._skel)
