@@ -17,7 +17,7 @@ This is the only module that imports pymupdf. A :class:`Document` holds
   (``80e120`` as printed ``80\u2013120``), decided from the rendered ink of the glyph.
 
 PDFs are untrusted input. By default extraction runs in forked worker processes (two
-on a multi-core machine with a core to spare, each taking every other page) under
+on a multi-core machine, each taking the next free page whenever it is through with one) under
 :class:`Limits` (time, memory, pages, file size); a worker that exceeds one is killed and
 :class:`~quotelocate.errors.ExtractionLimitError` names the file and the limit.
 
@@ -40,6 +40,7 @@ import os
 import re
 import select
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -49,7 +50,7 @@ from array import array
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 import pymupdf
 
@@ -1275,6 +1276,9 @@ def _decode_replies(blobs: Sequence[bytes], name: str) -> tuple[list[list], list
                 raise ValueError("page sizes do not add up to the payload")
             if i == 0:
                 warnings = [str(w) for w in header["warnings"]]
+        # in page order: which worker took which page changes from run to run, and what
+        # is kept of an extraction (a cache entry) must not
+        records.sort(key=lambda record: int(record[0]))
     except (ValueError, TypeError, KeyError, UnicodeDecodeError):
         raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
     return records, warnings
@@ -1292,8 +1296,8 @@ def set_extraction_children(n: int | None) -> None:
 
 
 def _children() -> int:
-    """How many workers extract one PDF: two on a machine with two or more cores (each
-    takes every other page), else one.
+    """How many workers extract one PDF: two on a machine with two or more cores (they
+    share its pages out through the pool's page queue), else one.
 
     Not fewer when the machine is busy: the load average counts this process's own
     workers (two busy workers push a quiet 2-core machine's one-minute load towards 2),
@@ -1310,15 +1314,47 @@ def _children() -> int:
     return 2 if cores >= 2 else 1
 
 
-def _child_reply(data: bytes, request: dict) -> dict:
-    """Extract, in an extraction worker and under the memory limit, the pages ``part =
-    [k, n]`` names (every n-th page from the k-th); never raises. The limit caps the
-    worker's address space at what it uses now plus ``memory_mb`` for this file, and is
-    lifted again afterwards (the worker serves the next file under a cap of its own)."""
+_TOKEN = struct.Struct("=II")
+"""The page token the workers sharing a file pass round through the pool's queue pipe:
+the file's number and the next page nobody has taken yet."""
+
+
+def _taken_pages(queue: tuple[int, int], file: int, count: int) -> Iterator[int]:
+    """The pages of a ``count``-page file that this worker takes, one at a time, in
+    turn with the other workers of the file: read the token (whoever holds it is the
+    only one to take a page), put it back with the next page, then extract the page
+    taken. A worker that is through with a page takes the next free one, so a page that
+    costs as much as ten others (a full-page figure) no longer leaves one worker with
+    half of the rest to do while the other waits; the token is always back in the pipe
+    before a page is extracted, so a page that fails leaves the others to go on.
+    ``file`` tells a token of this file from one left over from another (the caller
+    empties the pipe between files, so that is a safeguard)."""
+    take, give = queue
+    while True:
+        token = os.read(take, _TOKEN.size)
+        if len(token) != _TOKEN.size:  # the caller closed the pipe: it has gone
+            raise DocumentError("the extraction worker lost its page queue")
+        number, page = _TOKEN.unpack(token)
+        if number != file:
+            continue
+        _write_all(give, _TOKEN.pack(file, min(page + 1, count)))
+        if page >= count:
+            return
+        yield page
+
+
+def _child_reply(data: bytes, request: dict, queue: tuple[int, int] | None = None) -> dict:
+    """Extract, in an extraction worker and under the memory limit, its pages of a file:
+    those it takes from ``queue`` when ``request`` names a ``file`` number (the workers of
+    a file share its pages out as each gets free, :func:`_taken_pages`), else every page
+    (or every n-th page from the k-th, ``part = [k, n]``). Never raises. The limit caps
+    the worker's address space at what it uses now plus ``memory_mb`` for this file, and
+    is lifted again afterwards (the worker serves the next file under a cap of its own)."""
     seconds, memory_mb, max_pages, max_file_bytes = request["limits"]
     limits = Limits(seconds, memory_mb, max_pages, max_file_bytes)
     name = request["name"]
     k, n = request.get("part", (0, 1))
+    file = request.get("file")
     restore = None
     try:
         import resource
@@ -1338,7 +1374,11 @@ def _child_reply(data: bytes, request: dict) -> dict:
         pdf, warnings = _open_checked(data, name, request["password"], limits)
         with pdf:
             memory = f"the memory limit of {limits.memory_mb} MB"
-            pages = _extract_pages(pdf, name, range(k, pdf.page_count, n), memory)
+            if file is not None and queue is not None:
+                indices: Iterable[int] = _taken_pages(queue, int(file), pdf.page_count)
+            else:
+                indices = range(k, pdf.page_count, n)
+            pages = _extract_pages(pdf, name, indices, memory)
         return {"status": "ok", "warnings": warnings, "pages": pages}
     except QuotelocateError as exc:
         return {"status": "error", "error": type(exc).__name__, "message": str(exc)}
@@ -1378,11 +1418,12 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def _serve_extraction(rfd: int, wfd: int) -> None:
+def _serve_extraction(rfd: int, wfd: int, queue: tuple[int, int] | None = None) -> None:
     """An extraction worker's loop: a JSON request line and ``size`` bytes of PDF in;
     ``+`` out once they are read, then the reply: its length in decimal (followed by
     `` last`` when the worker exits after it), a newline, and :func:`_encode_reply` of
-    :func:`_child_reply`. Returns
+    :func:`_child_reply`. ``queue``: the read and write ends of the pool's page queue.
+    Returns
     when the caller closes the request pipe, when no request comes for
     :data:`WORKER_IDLE_SECONDS`, after a file that hit a limit (the worker's heap is then
     suspect), or when the worker has grown too large."""
@@ -1406,7 +1447,7 @@ def _serve_extraction(rfd: int, wfd: int) -> None:
         _write_all(wfd, b"+")  # the file is in: from here on, a death is the file's doing
         try:
             with collector_paused():  # many objects, no cycles
-                reply = _child_reply(data, request)
+                reply = _child_reply(data, request, queue)
                 blob = _encode_reply(reply)
         except MemoryError:
             reply, blob = {"status": "memory"}, b'{"status": "memory"}\n'
@@ -1422,14 +1463,14 @@ def _serve_extraction(rfd: int, wfd: int) -> None:
             return
 
 
-def _serve_stdio() -> None:
+def _serve_stdio(queue: tuple[int, int] | None = None) -> None:
     """The loop of a worker started as a new interpreter: requests on stdin, replies on
     a copy of stdout, and stdout itself pointed at stderr so that nothing printed in the
-    worker can enter a reply."""
+    worker can enter a reply. ``queue``: the page queue's ends, passed down open."""
     reply_fd = os.dup(1)
     os.dup2(2, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
-    _serve_extraction(0, reply_fd)
+    _serve_extraction(0, reply_fd, queue)
 
 
 class _Proc:
@@ -1510,12 +1551,20 @@ class _Pool:
 
     A single-threaded caller forks its workers; with other threads running (the
     workbench), forking could copy a lock another thread holds, so the workers are
-    started as new interpreters that import only this module instead."""
+    started as new interpreters that import only this module instead.
+
+    The workers of a file share its pages out through a queue pipe that every worker
+    holds both ends of (:func:`_taken_pages`): each takes the next free page when it is
+    through with one, rather than a fixed half, so one costly page does not leave a
+    worker idle while the other works through the rest."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._procs: list[_Proc] = []
         self._owner = os.getpid()
+        self._queue: tuple[int, int] | None = None  # the page queue's read and write ends
+        self._files = 0  # files handed out through the queue, to number them
+        self._forking = False  # a worker being forked keeps the queue _forget closes otherwise
         if hasattr(os, "register_at_fork"):
             os.register_at_fork(after_in_child=self._forget)
 
@@ -1525,8 +1574,36 @@ class _Pool:
         for proc in self._procs:
             proc.close()
         self._procs = []
+        if self._forking:  # a worker of ours: it takes its pages from the queue
+            self._queue = None
+        else:
+            self._close_queue()
         self._owner = os.getpid()
         self._lock = threading.Lock()
+
+    def _close_queue(self) -> None:
+        queue, self._queue = self._queue, None
+        for fd in queue or ():
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def _queue_fds(self) -> tuple[int, int]:
+        """The page queue, made before the first worker that inherits it."""
+        if self._queue is None:
+            self._queue = os.pipe()
+        return self._queue
+
+    def _drain(self) -> None:
+        """Empty the page queue (no worker reads it between files): a token left over
+        from the last file, or from one whose workers were stopped, must not reach the next."""
+        if self._queue is None:
+            return
+        take = self._queue[0]
+        while select.select([take], [], [], 0)[0]:
+            if not os.read(take, 4096):
+                break
 
     def stop(self) -> None:
         """Stop every worker (at exit, or to start new ones)."""
@@ -1536,6 +1613,7 @@ class _Pool:
         procs, self._procs = self._procs, []
         for proc in procs:
             proc.stop()
+        self._close_queue()
 
     def _start(self) -> _Proc:
         if threading.active_count() == 1:
@@ -1543,24 +1621,30 @@ class _Pool:
         # import only this module and errors.py, not the package's __init__, and not
         # pymupdf's optional layout model or its LLM helpers (a faster start)
         package = str(Path(__file__).resolve().parent)
+        queue = self._queue_fds()
         code = (
             "import sys, types; sys.modules.setdefault('pymupdf.layout', None); "
             "sys.modules.setdefault('pymupdf4llm', None); pkg = types.ModuleType('quotelocate'); "
             f"pkg.__path__ = [{package!r}]; sys.modules['quotelocate'] = pkg; "
-            "from quotelocate.document import _serve_stdio; _serve_stdio()"
+            f"from quotelocate.document import _serve_stdio; _serve_stdio({queue!r})"
         )
-        popen = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        popen = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 pass_fds=queue)
         return _Proc(popen.pid, popen.stdin.fileno(), popen.stdout.fileno(), popen)  # type: ignore[union-attr]
 
     def _fork(self) -> _Proc:
+        queue = self._queue_fds()
         to_child, from_parent = os.pipe()[::-1]
         from_child, to_parent = os.pipe()
+        self._forking = True
         try:
             pid = os.fork()
         except OSError:
             for fd in (to_child, from_parent, from_child, to_parent):
                 os.close(fd)
             raise
+        finally:
+            self._forking = False
         if pid == 0:  # the worker
             code = 1  # a failure of the loop itself: the caller must not take it for an idle exit
             try:
@@ -1569,10 +1653,10 @@ class _Pool:
                 os.close(to_child)
                 os.close(from_child)
                 # hold none of the caller's files (sockets, other workers' pipes) open
-                keep = sorted({0, 1, 2, from_parent, to_parent})
+                keep = sorted({0, 1, 2, from_parent, to_parent, *queue})
                 for a, b in zip(keep, keep[1:] + [1 << 20]):
                     os.closerange(a + 1, b)
-                _serve_extraction(from_parent, to_parent)
+                _serve_extraction(from_parent, to_parent, queue)
                 code = 0
             finally:
                 os._exit(code)
@@ -1603,13 +1687,21 @@ class _Pool:
             n = max(1, int(request.get("children") or _children()))
             for attempt in (1, 2):
                 procs = self._ready(n, name)
-                for k, proc in enumerate(procs):
-                    header = json.dumps({**request, "part": [k, n], "size": len(data)}).encode() + b"\n"
+                self._drain()  # before any worker of this file can read it
+                if n > 1:
+                    self._files = (self._files + 1) & 0xFFFFFFFF
+                    part = {"file": self._files}
+                else:
+                    part = {"part": [0, 1]}
+                header = json.dumps({**request, **part, "size": len(data)}).encode() + b"\n"
+                for proc in procs:
                     try:
                         _write_all(proc.send, header)
                         _write_all(proc.send, data)
                     except OSError:  # it has gone: its reply pipe ends unacknowledged, as below
                         pass
+                if n > 1:  # the first page is free
+                    _write_all(self._queue_fds()[1], _TOKEN.pack(self._files, 0))
                 reply = self._collect(procs, float(limits.seconds))
                 # a worker that went (idle, or killed from outside) before it had read the
                 # file, whether or not it was sent in full: once more, with a new one

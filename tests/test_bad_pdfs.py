@@ -309,7 +309,7 @@ def test_a_forked_worker_holds_none_of_the_callers_files(tmp_path, monkeypatch):
         targets = {os.readlink(f"/proc/{proc.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{proc.pid}/fd")}
         assert str(tmp_path / "held.txt") not in targets
         assert f"socket:[{os.fstat(sock.fileno()).st_ino}]" not in targets
-        assert len(targets) <= 5  # stdin, stdout, stderr and its two pipes
+        assert len(targets) <= 6  # stdin, stdout, stderr, its two pipes and the pool's page queue
 
 
 def test_a_forked_copy_of_the_caller_starts_its_own_workers(monkeypatch):
@@ -616,12 +616,12 @@ def test_a_worker_that_leaves_as_a_file_arrives_is_replaced_and_the_file_extract
     real = document_module._serve_extraction
     marker = tmp_path / "left-once"
 
-    def leaves_once(rfd, wfd):
+    def leaves_once(rfd, wfd, queue=None):
         if not marker.exists():
             marker.write_text("1")
             os.read(rfd, 1)  # the file has arrived; the worker goes anyway
             return
-        real(rfd, wfd)
+        real(rfd, wfd, queue)
 
     monkeypatch.setattr(document_module, "_serve_extraction", leaves_once)
     doc = Document.from_pdf_bytes(cat.text_pdf("Sent twice, extracted once."), name="a.pdf")
@@ -632,7 +632,7 @@ def test_a_worker_that_leaves_as_a_file_arrives_is_replaced_and_the_file_extract
 def test_a_worker_that_keeps_leaving_is_an_error_naming_the_file(monkeypatch):
     monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
     monkeypatch.setattr(document_module, "_children", lambda: 1)
-    monkeypatch.setattr(document_module, "_serve_extraction", lambda rfd, wfd: os.read(rfd, 1) and None)
+    monkeypatch.setattr(document_module, "_serve_extraction", lambda rfd, wfd, queue=None: os.read(rfd, 1) and None)
     with pytest.raises(quotelocate.errors.ExtractionLimitError, match=r"^a\.pdf: text extraction was killed"):
         Document.from_pdf_bytes(cat.text_pdf("Never extracted."), name="a.pdf")
 
@@ -657,3 +657,100 @@ def test_a_file_sent_to_a_worker_already_gone_goes_to_a_new_one(threads, monkeyp
                         if self.pid == proc.pid and len(seen) < 1 else real_exited(self))
     assert Document.from_pdf_bytes(data, name="b.pdf").text.startswith("Sent into a broken pipe.")
     assert seen == [proc.pid]  # the dead worker was taken for alive once, and the file still went through
+
+
+def test_workers_take_pages_in_turn_through_the_token():
+    """Two workers reading the page queue take every page once, in order, whoever gets
+    free first; a token of another file is passed over; both stop at the end."""
+    take, give = os.pipe()
+    try:
+        os.write(give, document_module._TOKEN.pack(6, 0))  # left over from another file
+        os.write(give, document_module._TOKEN.pack(7, 0))
+        a = document_module._taken_pages((take, give), 7, 5)
+        b = document_module._taken_pages((take, give), 7, 5)
+        taken = [next(a), next(b), next(b), next(a)]
+        assert taken == [0, 1, 2, 3]
+        assert list(b) == [4]  # b takes the last page, then sees the end
+        assert list(a) == []  # a sees the end the token now carries
+        left = document_module._TOKEN.unpack(os.read(take, 8))
+        assert left == (7, 5)  # one token stays: the caller empties the pipe before the next file
+    finally:
+        os.close(take)
+        os.close(give)
+
+
+def test_a_worker_held_up_by_one_page_leaves_the_rest_to_the_other(tmp_path, monkeypatch):
+    """Pages go to whichever worker is free: while one worker spends a second on the
+    first page, the other extracts all the others (a fixed half each would leave it
+    idle after its half)."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 2)
+    real = document_module._extract_pages
+
+    def logged(pdf, name, indices, memory="the memory available"):
+        records = []
+        for index in indices:
+            if index == 0:
+                time.sleep(1.0)
+            records += real(pdf, name, [index], memory)
+            with open(tmp_path / str(os.getpid()), "a") as log:
+                log.write(f"{index}\n")
+        return records
+
+    monkeypatch.setattr(document_module, "_extract_pages", logged)
+    texts = [f"Page {n} of six." for n in range(1, 7)]
+    doc = Document.from_pdf_bytes(cat.text_pdf(*texts), name="six.pdf")
+    assert [doc.text[p.start : p.end].strip() for p in doc.pages] == texts
+    taken = sorted(sorted(int(i) for i in f.read_text().split()) for f in tmp_path.iterdir())
+    assert taken == [[0], [1, 2, 3, 4, 5]]
+
+
+def test_a_page_that_fails_in_one_worker_spoils_neither_the_file_error_nor_the_next_file(monkeypatch):
+    """A worker whose page fails has already passed the token on: the other finishes
+    the file, the error names the page, and the next file starts from a queue emptied
+    of the last one's token."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 2)
+    real = document_module._page_dict
+
+    def breaks(page, rendered=None):
+        raw = real(page, rendered)
+        if any("BREAK" in span["text"] for block in raw["blocks"] for line in block.get("lines", ())
+               for span in line["spans"]):
+            raise RuntimeError("cannot read this page")
+        return raw
+
+    monkeypatch.setattr(document_module, "_page_dict", breaks)
+    with pytest.raises(quotelocate.errors.DocumentError, match=r"^bad\.pdf: page 3: text extraction failed"):
+        Document.from_pdf_bytes(cat.text_pdf("One.", "Two.", "BREAK three.", "Four.", "Five."), name="bad.pdf")
+    pids = [p.pid for p in document_module._POOL._procs]
+    assert len(pids) == 2
+    for _ in range(3):
+        doc = Document.from_pdf_bytes(cat.text_pdf("Alpha.", "Beta.", "Gamma.", "Delta."), name="good.pdf")
+        assert [doc.text[p.start : p.end].strip() for p in doc.pages] == ["Alpha.", "Beta.", "Gamma.", "Delta."]
+    assert [p.pid for p in document_module._POOL._procs] == pids  # the same workers served them
+
+
+@pytest.mark.parametrize("threads", [1, 2], ids=["forked", "new-interpreter"])
+def test_two_workers_give_what_one_process_gives(threads, monkeypatch):
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: threads)
+    monkeypatch.setattr(document_module, "_children", lambda: 2)
+    data = cat.many_pages_pdf(23)
+    shared = Document.from_pdf_bytes(data, name="many.pdf")
+    here = Document.from_pdf_bytes(data, name="many.pdf", isolate=False)
+    assert len(document_module._POOL._procs) == 2
+    assert shared.text == here.text and shared.pages == here.pages and shared.lines == here.lines
+
+
+def test_pages_come_back_in_page_order_whichever_worker_took_them():
+    """What is kept of an extraction (a cache entry) does not depend on which worker
+    happened to take which page."""
+    def page(number):
+        return [number, f"Page {number}.\n", 612.0, 792.0, 0, [0, 7, 1.0, 2.0, 3.0, 4.0, 10.0, 0, 1.0, 0.0, 0, 1],
+                ["Times"], [0, 10.0, 3.0], [], [], []]
+
+    blobs = [document_module._encode_reply({"status": "ok", "warnings": [], "pages": [page(3), page(1)]}),
+             document_module._encode_reply({"status": "ok", "warnings": [], "pages": [page(2)]})]
+    records, _ = document_module._decode_replies(blobs, "a.pdf")
+    assert [r[0] for r in records] == [1, 2, 3]
+    assert [r[1] for r in records] == ["Page 1.\n", "Page 2.\n", "Page 3.\n"]
