@@ -21,7 +21,16 @@ ratio, not one). Every paper is opened and built once untimed first, so the rows
 a warm process's figures (the extraction workers kept, the rules compiled); the
 process's very first open, which starts the workers, is printed apart.
 
-    python benchmarks/layout_bench.py [--paper PATH | --corpus [--cpu]] [--repeats R] [--workers N] [--json]
+``--corpus --floor`` says what bounds that ratio from below, in CPU seconds of this
+process (steady on a shared machine): per paper, pymupdf's plain extraction, the two
+steps of pymupdf every open needs (its ``TextPage`` of every page, and that page's
+``dict``), quotelocate's whole extraction in-process, and the layout build. The
+*floor* is the ratio two workers would give if they shared pymupdf's two steps
+perfectly and did nothing else, and the caller then built the layout index as it does
+now: ``((TextPage + dict) / 2 + layout build) / plain``. The *CPU bound* puts
+quotelocate's whole extraction in place of pymupdf's two steps.
+
+    python benchmarks/layout_bench.py [--paper PATH | --corpus [--cpu | --floor]] [--repeats R] [--workers N] [--json]
 """
 
 from __future__ import annotations
@@ -136,6 +145,78 @@ def run_corpus(repeats: int, *, cpu: bool = False) -> dict:
             "target_median": CORPUS_TARGET_MEDIAN, "target_worst": CORPUS_TARGET_WORST}
 
 
+def run_floor(repeats: int) -> dict:
+    """Per paper of the corpus, CPU seconds (medians over ``repeats``) of the plain
+    extraction, pymupdf's ``TextPage`` and ``dict`` of every page, quotelocate's
+    extraction in-process and the cold layout build; with the floor and CPU bound
+    ratios described in the module docstring."""
+    import time
+
+    import pymupdf
+
+    from quotelocate.document import EXTRACT_FLAGS, _extract_here, _glyph_geometry
+    from quotelocate.limits import DEFAULT_LIMITS
+
+    clock = time.process_time
+    rules = preset("recommended").replace(layout=True)
+    rows = []
+    for name in CORPUS:
+        paper = find_paper(name)
+        if paper is None:
+            raise FileNotFoundError(f"{name} is not on the papers search path; set QUOTELOCATE_PAPERS")
+        data = Path(paper).read_bytes()
+        doc = Document.open(paper, isolate=False)
+        Locator(doc, rules)
+
+        def textpages():
+            with _glyph_geometry():
+                pdf = pymupdf.open(stream=data, filetype="pdf")
+                return [(page, page.get_textpage(flags=EXTRACT_FLAGS)) for page in pdf]
+
+        def dicts(pages):
+            with _glyph_geometry():
+                return [page.get_text("dict", flags=EXTRACT_FLAGS, textpage=tp) for page, tp in pages]
+
+        def build(doc=doc):
+            forget(doc)
+            return Locator(doc, rules)
+
+        pages = textpages()
+        plain = timed(lambda paper=paper: plain_text(paper), repeats, clock=clock)
+        textpage = timed(textpages, repeats, clock=clock)
+        conversion = timed(lambda: dicts(pages), repeats, clock=clock)
+        extraction = timed(lambda: _extract_here(data, name, None, DEFAULT_LIMITS, isolated=False), repeats, clock=clock)
+        layout = timed(build, repeats, clock=clock)
+        rows.append({"paper": name, "pages": len(doc.pages), "plain_extraction_cpu_s": plain,
+                     "textpage_cpu_s": textpage, "dict_cpu_s": conversion, "extraction_cpu_s": extraction,
+                     "layout_build_cpu_s": layout,
+                     "floor_ratio": ((textpage + conversion) / 2 + layout) / plain,
+                     "cpu_bound_ratio": (extraction / 2 + layout) / plain})
+
+    def median_of(key: str) -> float:
+        return statistics.median(r[key] for r in rows)
+
+    return {"repeats": repeats, "clock": "cpu", "papers": rows,
+            "median_floor_ratio": median_of("floor_ratio"), "worst_floor_ratio": max(r["floor_ratio"] for r in rows),
+            "median_cpu_bound_ratio": median_of("cpu_bound_ratio"),
+            "worst_cpu_bound_ratio": max(r["cpu_bound_ratio"] for r in rows),
+            "target_median": CORPUS_TARGET_MEDIAN, "target_worst": CORPUS_TARGET_WORST}
+
+
+def print_floor(result: dict) -> None:
+    print(f"corpus, CPU time of this process, median of {result['repeats']} runs per figure")
+    print(f"  {'paper':48} {'plain':>6} {'TextPage':>8} {'dict':>6} {'extract':>7} {'layout':>6} "
+          f"{'floor':>6} {'bound':>6}")
+    for r in result["papers"]:
+        print(f"  {r['paper']:48} {r['plain_extraction_cpu_s'] * 1000:6.1f} {r['textpage_cpu_s'] * 1000:8.1f} "
+              f"{r['dict_cpu_s'] * 1000:6.1f} {r['extraction_cpu_s'] * 1000:7.1f} "
+              f"{r['layout_build_cpu_s'] * 1000:6.1f} {r['floor_ratio']:5.2f}x {r['cpu_bound_ratio']:5.2f}x")
+    print(f"  (ms; floor = ((TextPage + dict) / 2 + layout) / plain, bound = (extract / 2 + layout) / plain)")
+    print(f"  floor: median {result['median_floor_ratio']:.2f}x, worst {result['worst_floor_ratio']:.2f}x; "
+          f"CPU bound: median {result['median_cpu_bound_ratio']:.2f}x, worst {result['worst_cpu_bound_ratio']:.2f}x "
+          f"(targets: median <= {CORPUS_TARGET_MEDIAN:.0f}x, worst <= {CORPUS_TARGET_WORST:.0f}x)")
+
+
 def print_corpus(result: dict) -> None:
     clock = "CPU time of this process, open in-process" if result["clock"] == "cpu" else "wall clock"
     print(f"corpus, median of {result['repeats']} runs per figure ({clock})")
@@ -160,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", action="store_true", help="every paper of the corpus, one row each")
     parser.add_argument("--cpu", action="store_true",
                         help="with --corpus: CPU time of this process, opening in-process")
+    parser.add_argument("--floor", action="store_true",
+                        help="with --corpus: what bounds the ratio from below (pymupdf's own steps, CPU time)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--workers", type=int, choices=(1, 2),
                         help="extraction workers per open (default: two where there are two cores)")
@@ -171,12 +254,14 @@ def main(argv: list[str] | None = None) -> int:
         set_extraction_children(args.workers)
     if args.corpus:
         try:
-            result = run_corpus(args.repeats, cpu=args.cpu)
+            result = run_floor(args.repeats) if args.floor else run_corpus(args.repeats, cpu=args.cpu)
         except FileNotFoundError as exc:
             print(exc, file=sys.stderr)
             return 1
         if args.json:
             print(json.dumps(result, indent=2))
+        elif args.floor:
+            print_floor(result)
         else:
             print_corpus(result)
         return 0
