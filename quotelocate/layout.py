@@ -378,6 +378,7 @@ def _upright(document: Document, lengths: Sequence[int]) -> tuple[list[Line], di
         size[page.number] = (width, height)
     if not turns:
         return lines, size
+    new_line = object.__new__
     for k, line in enumerate(lines):
         way = turns.get(line.page)
         if way is None:
@@ -391,7 +392,9 @@ def _upright(document: Document, lengths: Sequence[int]) -> tuple[list[Line], di
             box, direction = (y0, h - x1, y1, h - x0), (dy, -dx)
         else:  # upside down
             box, direction = (w - x1, h - y1, w - x0, h - y0), (-dx, -dy)
-        lines[k] = Line(line.page, line.start, line.end, box, line.size, line.font, direction, line.block, line.spans)
+        turned = new_line(Line)  # what Line(...) builds, without a frozen __init__'s nine setattr calls
+        turned.__dict__.update(line.__dict__, bbox=box, direction=direction)
+        lines[k] = turned
     return lines, size
 
 
