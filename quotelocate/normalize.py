@@ -715,7 +715,10 @@ _HYPHEN_BREAK = re.compile(rf"([-\u2010\u00AD])(?<={_LETTER}[-\u2010\u00AD])[ \t
 _DIGIT_HYPHEN_BREAK = re.compile(
     r"([-\u2010])(?:(?<=\d[-\u2010])|(?<=[^\W_][-\u2010])(?=[ \t\r]*\n\s*\d))[ \t\r]*\n\s*(?=[^\W_])"
 )
-_WS_DOC = re.compile(r" \s+|[^\S ]\s*")
+# a space followed by more whitespace, or any other whitespace with what follows it;
+# opened by the one class so the scan skips ahead to whitespace, where two alternatives
+# cost a try of each at every character (the lookbehind asks whether it took a space)
+_WS_DOC = re.compile(r"\s(?:(?<! )\s*|\s+)")
 _WS_ANY = re.compile(r"\s+")
 _WS_ODD = re.compile(r"[^\S ]|  ")
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]|\u00ad(?![ \t\r]*\n)")

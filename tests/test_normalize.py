@@ -201,3 +201,19 @@ def test_invisible_rule_prefilter_lists_every_character_its_patterns_match() -> 
     matched = {chr(c) for c in range(sys.maxunicode + 1) if module._INVISIBLE_ALL.fullmatch(chr(c))}
     assert matched == set(module._INVISIBLE_CHARS)
     assert {chr(c) for c in range(sys.maxunicode + 1) if module._INVISIBLE.match(chr(c) + "x")} <= matched
+
+
+def test_document_whitespace_runs_are_those_of_the_plain_two_way_pattern():
+    """The document's whitespace runs: a space followed by more whitespace, or any other
+    whitespace with all that follows it; the scanning form finds exactly those runs."""
+    import itertools
+    import re
+
+    from quotelocate.normalize import _WS_DOC
+
+    plain = re.compile(r" \s+|[^\S ]\s*")
+    alphabet = [" ", "\n", "\t", "\r", "\u00a0", "\u2028", "\u3000", "a", "."]
+    for n in range(1, 6):
+        for chars in itertools.product(alphabet, repeat=n):
+            text = "".join(chars)
+            assert [m.span() for m in _WS_DOC.finditer(text)] == [m.span() for m in plain.finditer(text)], repr(text)
