@@ -1458,7 +1458,9 @@ def _serve_extraction(rfd: int, wfd: int, queue: tuple[int, int] | None = None) 
                 or _resident_bytes() - start > WORKER_RECYCLE_MB * 1024 * 1024)
         _write_all(wfd, b"%d%s\n" % (len(blob), b" last" if last else b""))
         _write_all(wfd, blob)
-        del blob  # the pages' objects are freed now, after the reply went out
+        # the pages' objects are freed now, after the reply went out and while the caller
+        # reads it, not when the next file's reply takes the name (on that file's time)
+        del blob, reply
         if last:
             return
 
@@ -1691,6 +1693,9 @@ class _Pool:
                 if n > 1:
                     self._files = (self._files + 1) & 0xFFFFFFFF
                     part = {"file": self._files}
+                    # the first page is free: a worker reads the token once it has the
+                    # file, so the first to have it starts while the next is still sent
+                    _write_all(self._queue_fds()[1], _TOKEN.pack(self._files, 0))
                 else:
                     part = {"part": [0, 1]}
                 header = json.dumps({**request, **part, "size": len(data)}).encode() + b"\n"
@@ -1700,8 +1705,6 @@ class _Pool:
                         _write_all(proc.send, data)
                     except OSError:  # it has gone: its reply pipe ends unacknowledged, as below
                         pass
-                if n > 1:  # the first page is free
-                    _write_all(self._queue_fds()[1], _TOKEN.pack(self._files, 0))
                 reply = self._collect(procs, float(limits.seconds))
                 # a worker that went (idle, or killed from outside) before it had read the
                 # file, whether or not it was sent in full: once more, with a new one
