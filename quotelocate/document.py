@@ -571,7 +571,11 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str) -> list[l
     one_glyph: dict[int, str | None] = {}  # font xref -> its name when it encodes one character code
     drawn: dict[tuple[str, str], str | None] = {}  # (font, character) -> what its glyph draws
     white = _WHITE_BITS
-    rendered: dict = {}
+    # the first page's text comes from its display list: with nothing to go on, running
+    # the page once into a list costs a little more than extracting its text directly
+    # (under a millisecond a page here), while a check that then needs the list runs
+    # the whole page a second time (13 ms on a figure page)
+    rendered: dict = {"used": True}
     for index in indices:
         number = index + 1
         # a page that needed its display list (white text, a glyph drawn on the page)

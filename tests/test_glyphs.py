@@ -306,9 +306,10 @@ def test_ink_extent_is_the_first_and_last_ink_row_and_column():
 
 
 def test_text_from_the_display_list_is_the_text_from_the_page(monkeypatch):
-    """On the BMJ paper every page has white text, so after the first page the text
-    comes from the display list the white-text check needs anyway; the records are the
-    ones extracted from the pages directly."""
+    """On the BMJ paper every page has white text: the first page's text comes from its
+    display list (nothing to go on yet), and so does every later one's, since the page
+    before needed its list for the white-text check; the records are the ones extracted
+    from the pages directly."""
     from quotelocate import document as D
 
     pdf = pymupdf.open(stream=corpus_document(PMJ)._pdf, filetype="pdf")
@@ -320,9 +321,26 @@ def test_text_from_the_display_list_is_the_text_from_the_page(monkeypatch):
 
     monkeypatch.setattr(D, "_page_dict", spy)
     via_list = D._extract_pages(pdf, PMJ, range(pdf.page_count))
-    assert used.count(True) == pdf.page_count - 1
+    assert used == [True] * pdf.page_count
     monkeypatch.setattr(D, "_page_dict", lambda page, rendered=None: real(page))
     assert via_list == D._extract_pages(pdf, PMJ, range(pdf.page_count))
+
+
+def test_pages_after_one_that_needed_no_list_are_read_directly(monkeypatch):
+    """The ACL paper has no white text and no drawn glyph checks on its first pages: only
+    the first page (no evidence yet) goes through a display list, the next ones not."""
+    from quotelocate import document as D
+
+    pdf = pymupdf.open(stream=corpus_document("acl2020_specter.pdf")._pdf, filetype="pdf")
+    real, used = D._page_dict, []
+
+    def spy(page, rendered=None):
+        used.append(rendered is not None)
+        return real(page, rendered)
+
+    monkeypatch.setattr(D, "_page_dict", spy)
+    D._extract_pages(pdf, "acl.pdf", range(3))
+    assert used == [True, False, False]
 
 
 def test_a_rotated_page_takes_its_text_from_the_page():
