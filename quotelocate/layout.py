@@ -168,7 +168,7 @@ class _Boxes:
         self.ys = [(b[1], b[3]) for b in boxes]
         self._arrays = None
         self.finite = True
-        self.rows: dict[tuple[int, ...], list[list[int]]] = {}  # what _rows found, by its input
+        self.rows: dict[tuple[int, ...], Rows] = {}  # what _rows found, by its input
 
     def arrays(self):
         """The four coordinates as numpy arrays (made on first use); sets :attr:`finite`."""
@@ -180,7 +180,11 @@ class _Boxes:
         return self._arrays
 
 
-def _rows(indices: Sequence[int], boxes: _Boxes) -> list[list[int]]:
+Rows = tuple[tuple[int, ...], ...]
+"""Lines grouped into rows (see :func:`_rows`): immutable, so one grouping is shared."""
+
+
+def _rows(indices: Sequence[int], boxes: _Boxes) -> Rows:
     """Group lines into rows, top to bottom: a line joins the current row when it
     overlaps the row vertically by at least half the smaller height. Each row is sorted
     by x.
@@ -188,15 +192,16 @@ def _rows(indices: Sequence[int], boxes: _Boxes) -> list[list[int]]:
     The grouping depends only on the boxes and the input (in its order: ties keep it),
     and a page asks for the same lines' rows several times (furniture, footnotes,
     captions, orphans often see the same free lines): it is found once per input and
-    handed out as fresh lists, which a caller may change."""
+    handed out as it is, tuples that no caller can change (a copy for each caller cost
+    a twentieth of the reading order)."""
     key = tuple(indices)
     known = boxes.rows.get(key)
     if known is None:
         known = boxes.rows[key] = _group_rows(indices, boxes)
-    return [row[:] for row in known]
+    return known
 
 
-def _group_rows(indices: Sequence[int], boxes: _Boxes) -> list[list[int]]:
+def _group_rows(indices: Sequence[int], boxes: _Boxes) -> Rows:
     order = sorted(indices, key=boxes.ys.__getitem__)
     Y0, Y1 = boxes.y0, boxes.y1
     rows: list[list[int]] = []
@@ -212,10 +217,7 @@ def _group_rows(indices: Sequence[int], boxes: _Boxes) -> list[list[int]]:
             rows.append([i])
             top, bottom = y0, y1
     key = boxes.x0.__getitem__
-    for row in rows:
-        if len(row) > 1:
-            row.sort(key=key)
-    return rows
+    return tuple(tuple(sorted(row, key=key)) if len(row) > 1 else tuple(row) for row in rows)
 
 
 def _row_box(row: Sequence[int], boxes: _Boxes) -> tuple[float, float, float, float]:
@@ -544,7 +546,7 @@ class _Layout:
             if abs(lines[i].bbox[1] - y) <= RECUR_Y_TOLERANCE and abs(lines[i].size - size) <= RECUR_SIZE_TOLERANCE:
                 self.kinds[i] = FURNITURE
 
-    def _set_apart_numbers(self, number: int, rows: list[list[int]], height: float) -> list[tuple[int, int, int, list[int]]]:
+    def _set_apart_numbers(self, number: int, rows: Rows, height: float) -> list[tuple[int, int, int, list[int]]]:
         """Bare numbers in the edge band that are not on the outermost row but have only
         small type (below :data:`SMALL_RATIO` of the body size) between them and the page
         edge: ``(line, page, value, lines beyond it)``. They do not vote on the page
@@ -725,7 +727,7 @@ class _Layout:
         members = self._free(scope[0])
         rows = _rows(members, self.boxes)
         small = SMALL_RATIO * self.body_size
-        zone: list[list[int]] = []
+        zone: list[tuple[int, ...]] = []
         bounded = False
         above = None
         for row in reversed(rows):
@@ -742,7 +744,7 @@ class _Layout:
         if not zone or not bounded or any(self._cells(row) >= 3 for row in zone):
             return
         zone.reverse()
-        unmarked: list[list[int]] = []
+        unmarked: list[tuple[int, ...]] = []
         while zone and not _FOOTNOTE_MARKER.match(texts[zone[0][0]]):
             unmarked.append(zone.pop(0))
         flow = -1
@@ -779,7 +781,7 @@ class _Layout:
             prev_block = lines[row[-1]].block
         self._last_note = (flow, (unmarked + zone)[-1][-1])
 
-    def _below_caption(self, zone: list[list[int]], caption: list[int]) -> list[list[int]]:
+    def _below_caption(self, zone: list[tuple[int, ...]], caption: Sequence[int]) -> list[tuple[int, ...]]:
         """``zone`` (rows from the bottom up) without the rows that go on with the
         caption paragraph above them: the rows right under it in its block and size, at
         line spacing (a caption at a column's foot is not a footnote)."""
@@ -927,7 +929,7 @@ class _Layout:
         producers put a table and the paragraph after it in one block)."""
         return self._cells(row) >= 3 and not any(self._is_para(i) for i in row)
 
-    def _tabular_near(self, rows: list[list[int]], r: int, step: int) -> bool:
+    def _tabular_near(self, rows: Rows, r: int, step: int) -> bool:
         """One of the two rows from ``r`` in direction ``step`` has three or more cells."""
         return any(0 <= k < len(rows) and self._cells(rows[k]) >= 3 for k in (r, r + step))
 
@@ -953,7 +955,7 @@ class _Layout:
                 shared += 1
         return shared >= 2
 
-    def _grow(self, rows: list[list[int]], r: int, step: int, para_blocks: set[int], *,
+    def _grow(self, rows: Rows, r: int, step: int, para_blocks: set[int], *,
               stop_at_text: bool = False) -> list[int]:
         """Rows from ``r`` in direction ``step`` that belong to a float, up to running
         text, a heading or other material; ``stop_at_text`` also stops at a row with a
