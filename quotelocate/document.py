@@ -1350,14 +1350,13 @@ def _taken_pages(queue: tuple[int, int], file: int, count: int) -> Iterator[int]
 def _child_reply(data: bytes, request: dict, queue: tuple[int, int] | None = None) -> dict:
     """Extract, in an extraction worker and under the memory limit, its pages of a file:
     those it takes from ``queue`` when ``request`` names a ``file`` number (the workers of
-    a file share its pages out as each gets free, :func:`_taken_pages`), else every page
-    (or every n-th page from the k-th, ``part = [k, n]``). Never raises. The limit caps
-    the worker's address space at what it uses now plus ``memory_mb`` for this file, and
-    is lifted again afterwards (the worker serves the next file under a cap of its own)."""
+    a file share its pages out as each gets free, :func:`_taken_pages`), else every page.
+    Never raises. The limit caps the worker's address space at what it uses now plus
+    ``memory_mb`` for this file, and is lifted again afterwards (the worker serves the
+    next file under a cap of its own)."""
     seconds, memory_mb, max_pages, max_file_bytes = request["limits"]
     limits = Limits(seconds, memory_mb, max_pages, max_file_bytes)
     name = request["name"]
-    k, n = request.get("part", (0, 1))
     file = request.get("file")
     restore = None
     try:
@@ -1378,10 +1377,12 @@ def _child_reply(data: bytes, request: dict, queue: tuple[int, int] | None = Non
         pdf, warnings = _open_checked(data, name, request["password"], limits)
         with pdf:
             memory = f"the memory limit of {limits.memory_mb} MB"
-            if file is not None and queue is not None:
-                indices: Iterable[int] = _taken_pages(queue, int(file), pdf.page_count)
+            if file is None:
+                indices: Iterable[int] = range(pdf.page_count)
+            elif queue is None:  # it would take every page, as the other workers do
+                raise DocumentError(f"{name}: the extraction worker has no page queue to share the pages by")
             else:
-                indices = range(k, pdf.page_count, n)
+                indices = _taken_pages(queue, int(file), pdf.page_count)
             pages = _extract_pages(pdf, name, indices, memory)
         return {"status": "ok", "warnings": warnings, "pages": pages}
     except QuotelocateError as exc:
@@ -1694,14 +1695,13 @@ class _Pool:
             for attempt in (1, 2):
                 procs = self._ready(n, name)
                 self._drain()  # before any worker of this file can read it
+                part = {}  # one worker: every page
                 if n > 1:
                     self._files = (self._files + 1) & 0xFFFFFFFF
                     part = {"file": self._files}
                     # the first page is free: a worker reads the token once it has the
                     # file, so the first to have it starts while the next is still sent
                     _write_all(self._queue_fds()[1], _TOKEN.pack(self._files, 0))
-                else:
-                    part = {"part": [0, 1]}
                 header = json.dumps({**request, **part, "size": len(data)}).encode() + b"\n"
                 for proc in procs:
                     try:

@@ -754,3 +754,14 @@ def test_pages_come_back_in_page_order_whichever_worker_took_them():
     records, _ = document_module._decode_replies(blobs, "a.pdf")
     assert [r[0] for r in records] == [1, 2, 3]
     assert [r[1] for r in records] == ["Page 1.\n", "Page 2.\n", "Page 3.\n"]
+
+
+def test_a_worker_asked_to_share_pages_without_a_queue_refuses_rather_than_take_them_all():
+    """Without the queue a worker of a shared file would extract every page, as the
+    other would: the pages would come back twice. It answers with an error instead."""
+    request = {"name": "a.pdf", "password": None, "limits": [30, 512, 100, 10**8], "file": 1}
+    reply = document_module._child_reply(cat.text_pdf("One.", "Two."), request, None)
+    assert reply["status"] == "error"
+    assert reply["message"].startswith("a.pdf: the extraction worker has no page queue")
+    alone = document_module._child_reply(cat.text_pdf("One.", "Two."), {**request, "file": None}, None)
+    assert alone["status"] == "ok" and [page[0] for page in alone["pages"]] == [1, 2]
