@@ -709,23 +709,86 @@ _FIRST_CHAR = re.compile(r"/FirstChar\s+(\d+)")
 _LAST_CHAR = re.compile(r"/LastChar\s+(\d+)")
 
 
+def _one_code(pdf, xref: int) -> bool:
+    """Does font ``xref`` encode a single character code (``/FirstChar`` equal to
+    ``/LastChar``)? A broken font object does not (its glyphs are read as mapped)."""
+    try:
+        obj = pdf.xref_object(xref, compressed=True)
+    except Exception:
+        return False
+    first, last = _FIRST_CHAR.search(obj), _LAST_CHAR.search(obj)
+    return bool(first and last and first.group(1) == last.group(1))
+
+
+def _scan_font_xrefs(mupdf, resources, out: list[int], seen: set[int]) -> None:
+    """:func:`_page_font_xrefs` for one resource dictionary, then the form XObjects it
+    names, depth first: the walk pymupdf's ``get_fonts`` makes (a dictionary already
+    being walked is passed over; a form met a second time ends this dictionary's walk)."""
+    if mupdf.pdf_mark_obj(resources):
+        return
+    try:
+        fonts = mupdf.pdf_dict_get(resources, mupdf.PDF_ENUM_NAME_Font)
+        for i in range(mupdf.pdf_dict_len(fonts)):
+            font = mupdf.pdf_dict_get_val(fonts, i)
+            if mupdf.pdf_is_dict(font):
+                out.append(mupdf.pdf_to_num(font))
+        forms = mupdf.pdf_dict_get(resources, mupdf.PDF_ENUM_NAME_XObject)
+        for i in range(mupdf.pdf_dict_len(forms)):
+            form = mupdf.pdf_dict_get_val(forms, i)
+            xref = mupdf.pdf_to_num(form) if mupdf.pdf_is_stream(form) else 0
+            inner = mupdf.pdf_dict_get(form, mupdf.PDF_ENUM_NAME_Resources)
+            if inner.m_internal:
+                if xref in seen:
+                    return
+                seen.add(xref)
+                _scan_font_xrefs(mupdf, inner, out, seen)
+    finally:
+        mupdf.pdf_unmark_obj(resources)
+
+
+def _page_font_xrefs(pdf, index: int) -> list[int]:
+    """The xrefs of the fonts ``page.get_fonts()`` lists for page ``index`` (0-based), in
+    its order, without what it works out for each font that the one-glyph check has no
+    use for (type, encoding, file extension: most of its cost)."""
+    mupdf = pymupdf.mupdf
+    doc = mupdf.pdf_document_from_fz_document(pdf.this)
+    resources = mupdf.pdf_dict_get_inheritable(mupdf.pdf_lookup_page_obj(doc, index), mupdf.PDF_ENUM_NAME_Resources)
+    out: list[int] = []
+    if resources.m_internal:
+        _scan_font_xrefs(mupdf, resources, out, set())
+    return out
+
+
+_UNNAMED = "\x00"
+"""In ``known`` of :func:`_one_glyph_fonts`: a one-glyph font whose name is not read yet
+(no font name holds a NUL: a PDF name cannot)."""
+
+
 def _one_glyph_fonts(pdf, page, known: dict[int, str | None]) -> dict[str, int]:
     """Names (as spans give them, without the subset tag) of the page's fonts that encode
     a single character code (``/FirstChar`` equal to ``/LastChar``): the "pi" fonts a
     typesetting system makes for one special glyph, whose code says nothing of its shape;
-    each with its xref."""
+    each with its xref. ``known``: font xref -> its name when it is such a font, else
+    None, for the fonts of the pages before.
+
+    The page's font xrefs come from a lean walk of its resources; ``page.get_fonts()``,
+    which costs several times more, is asked only for the names of one-glyph fonts not
+    seen before (or when the walk fails)."""
+    try:
+        xrefs: list[int] | None = _page_font_xrefs(pdf, page.number)
+    except Exception:  # what the walk cannot read, get_fonts reads or reports
+        xrefs = None
+    if xrefs is not None:
+        for xref in xrefs:
+            if xref not in known:
+                known[xref] = _UNNAMED if _one_code(pdf, xref) else None
+        if all(known[xref] != _UNNAMED for xref in xrefs):
+            return {known[xref]: xref for xref in xrefs if known[xref]}  # type: ignore[misc]
     names: dict[str, int] = {}
     for entry in page.get_fonts():
         xref = entry[0]
-        if xref not in known:
-            known[xref] = None
-            try:
-                obj = pdf.xref_object(xref, compressed=True)
-            except Exception:  # a broken font object: treat its glyphs as mapped
-                obj = ""
-            first, last = _FIRST_CHAR.search(obj), _LAST_CHAR.search(obj)
-            if first and last and first.group(1) == last.group(1):
-                known[xref] = str(entry[3]).split("+", 1)[-1]
+        if xref not in known or known[xref] == _UNNAMED:
+            known[xref] = str(entry[3]).split("+", 1)[-1] if _one_code(pdf, xref) else None
         if known[xref]:
             names[known[xref]] = xref  # type: ignore[index]
     return names

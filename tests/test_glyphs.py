@@ -380,3 +380,45 @@ def test_glyph_boxes_do_not_follow_pymupdfs_switches_and_the_callers_are_kept():
         tools.unset_quad_corrections(before[0])
         tools.set_small_glyph_heights(before[1])
         D._POOL.stop()
+
+
+ALL_PAPERS = [
+    "1706.03762v7.pdf", "1706.03762v5.pdf", "acl2020_specter.pdf", "arxiv2015_influential_nodes_rotated.pdf",
+    "arxiv2022_strain_sensor_elsarticle.pdf", "clef2008_ave_answer_validation_msword.pdf",
+    "emnlp2004_monolingual_mt_paraphrase_msword.pdf", "ieee_tcsvt1997_disk_storage_scalable_video.pdf",
+    "jcap2008_apparent_accelerations.pdf", "natneuro2011_ephaptic_coupling.pdf", "pldi2009_tracemonkey.pdf",
+    PMJ,
+]
+
+
+@pytest.mark.parametrize("name", ALL_PAPERS)
+def test_the_lean_font_walk_lists_what_get_fonts_lists(name):
+    """The one-glyph check walks a page's resources for its font xrefs itself (get_fonts
+    also works out each font's type, encoding and file extension, most of its cost): on
+    every page of the twelve papers it lists the same xrefs in the same order."""
+    from quotelocate.data.papers import find_paper, papers_search_path
+    from quotelocate.document import _page_font_xrefs
+
+    found = find_paper(name) or next(
+        (f / "corpus" / name for f in papers_search_path() if (f / "corpus" / name).is_file()), None)
+    assert found is not None, f"{name} is not on the papers search path; set QUOTELOCATE_PAPERS"
+    with pymupdf.open(found) as pdf:
+        for index in range(pdf.page_count):
+            assert _page_font_xrefs(pdf, index) == [entry[0] for entry in pdf[index].get_fonts()], (name, index + 1)
+
+
+def test_a_new_one_glyph_font_is_named_as_get_fonts_names_it(monkeypatch):
+    """The walk finds the xrefs; the name of a one-glyph font met for the first time comes
+    from get_fonts, once, and later pages with only known fonts never ask it."""
+    from quotelocate import document as D
+
+    pdf = pymupdf.open(stream=corpus_document(PMJ)._pdf, filetype="pdf")
+    real, asked = pymupdf.Page.get_fonts, []
+    monkeypatch.setattr(pymupdf.Page, "get_fonts", lambda self, *a, **k: asked.append(self.number) or real(self, *a, **k))
+    known: dict = {}
+    first = D._one_glyph_fonts(pdf, pdf[0], known)
+    assert first and asked == [0]
+    expected = {str(e[3]).split("+", 1)[-1]: e[0] for e in real(pdf[0]) if D._one_code(pdf, e[0])}
+    assert first == expected
+    again = D._one_glyph_fonts(pdf, pdf[0], known)
+    assert again == first and asked == [0]  # every font of the page is known now
