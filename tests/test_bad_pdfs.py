@@ -465,7 +465,7 @@ def test_without_fork_extraction_is_in_process_and_says_so(monkeypatch):
 @pytest.mark.parametrize("case_id", ["rotated", "hidden-text", "scanned-page-allowed", "truncated-half",
                                      "memory-bomb", "page-tree-cycle", "encrypted-right-password"])
 def test_one_or_two_extraction_children_give_the_same_outcome(case_id, tmp_path, monkeypatch):
-    # each child extracts every other page; the parent puts the pages back in order
+    # two children share the pages out through the page queue; the parent puts them back in order
     monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
     case = next(c for c in cat.CASES if c.id == case_id)
     path = write_case(case, tmp_path)
