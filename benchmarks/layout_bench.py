@@ -211,7 +211,7 @@ def print_floor(result: dict) -> None:
         print(f"  {r['paper']:48} {r['plain_extraction_cpu_s'] * 1000:6.1f} {r['textpage_cpu_s'] * 1000:8.1f} "
               f"{r['dict_cpu_s'] * 1000:6.1f} {r['extraction_cpu_s'] * 1000:7.1f} "
               f"{r['layout_build_cpu_s'] * 1000:6.1f} {r['floor_ratio']:5.2f}x {r['cpu_bound_ratio']:5.2f}x")
-    print(f"  (ms; floor = ((TextPage + dict) / 2 + layout) / plain, bound = (extract / 2 + layout) / plain)")
+    print("  (ms; floor = ((TextPage + dict) / 2 + layout) / plain, bound = (extract / 2 + layout) / plain)")
     print(f"  floor: median {result['median_floor_ratio']:.2f}x, worst {result['worst_floor_ratio']:.2f}x; "
           f"CPU bound: median {result['median_cpu_bound_ratio']:.2f}x, worst {result['worst_cpu_bound_ratio']:.2f}x "
           f"(targets: median <= {CORPUS_TARGET_MEDIAN:.0f}x, worst <= {CORPUS_TARGET_WORST:.0f}x)")

@@ -305,6 +305,20 @@ def test_ink_extent_is_the_first_and_last_ink_row_and_column():
     assert _ink_extent(blank) is None and reference(blank) is None
 
 
+def _record_list_use(monkeypatch) -> list[bool]:
+    """Spy on how each page's text is read: True for a page read from its display list."""
+    from quotelocate import document as D
+
+    real, used = D._page_dict, []
+
+    def spy(page, rendered=None):
+        used.append(rendered is not None)
+        return real(page, rendered)
+
+    monkeypatch.setattr(D, "_page_dict", spy)
+    return used
+
+
 def test_text_from_the_display_list_is_the_text_from_the_page(monkeypatch):
     """On the BMJ paper every page has white text: the first page's text comes from its
     display list (nothing to go on yet), and so does every later one's, since the page
@@ -313,13 +327,8 @@ def test_text_from_the_display_list_is_the_text_from_the_page(monkeypatch):
     from quotelocate import document as D
 
     pdf = pymupdf.open(stream=corpus_document(PMJ)._pdf, filetype="pdf")
-    real, used = D._page_dict, []
-
-    def spy(page, rendered=None):
-        used.append(rendered is not None)
-        return real(page, rendered)
-
-    monkeypatch.setattr(D, "_page_dict", spy)
+    real = D._page_dict
+    used = _record_list_use(monkeypatch)
     via_list = D._extract_pages(pdf, PMJ, range(pdf.page_count))
     assert used == [True] * pdf.page_count
     monkeypatch.setattr(D, "_page_dict", lambda page, rendered=None: real(page))
@@ -332,13 +341,7 @@ def test_pages_after_one_that_needed_no_list_are_read_directly(monkeypatch):
     from quotelocate import document as D
 
     pdf = pymupdf.open(stream=corpus_document("acl2020_specter.pdf")._pdf, filetype="pdf")
-    real, used = D._page_dict, []
-
-    def spy(page, rendered=None):
-        used.append(rendered is not None)
-        return real(page, rendered)
-
-    monkeypatch.setattr(D, "_page_dict", spy)
+    used = _record_list_use(monkeypatch)
     D._extract_pages(pdf, "acl.pdf", range(3))
     assert used == [True, False, False]
 
