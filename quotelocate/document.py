@@ -1486,6 +1486,66 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+PIPE_BYTES = 1 << 20
+"""What a worker's request and reply pipes are widened to hold where the system allows
+it (Linux, up to ``/proc/sys/fs/pipe-max-size``, 1 MiB by default), rather than 64 KiB:
+a file or a reply of that size goes in with one write, so the writer does not wait on
+the reader in 64 KiB steps (a second worker then starts on a 1 MB file while the first
+is still reading it, rather than after)."""
+
+
+def _widen(*fds: int) -> None:
+    """Widen pipes to :data:`PIPE_BYTES` where the system allows it; else leave them."""
+    try:
+        import fcntl
+
+        setting = fcntl.F_SETPIPE_SZ  # Linux only
+    except (ImportError, AttributeError):
+        return
+    for fd in fds:
+        try:
+            fcntl.fcntl(fd, setting, PIPE_BYTES)
+        except OSError:  # above the system's limit, or not a pipe: keep its size
+            pass
+
+
+def _send_all(fds: Sequence[int], parts: Sequence[bytes], deadline: float) -> None:
+    """Write ``parts`` to every one of ``fds`` at once: whichever pipe has room takes its
+    next piece, so each worker reads its copy of a file as fast as it can rather than
+    after the workers before it have read theirs. A pipe whose worker has gone is
+    dropped (its missing reply says so); one that takes nothing until ``deadline`` is
+    left (its worker is stuck: the reply's time limit catches it)."""
+    left = {fd: [memoryview(part) for part in parts if part] for fd in fds}
+    blocking = {fd: os.get_blocking(fd) for fd in fds}
+    try:
+        for fd in fds:
+            os.set_blocking(fd, False)
+        while left:
+            wait = deadline - time.monotonic()
+            ready = select.select([], list(left), [], wait)[1] if wait > 0 else []
+            if not ready:
+                return
+            for fd in ready:
+                pending = left[fd]
+                try:
+                    pending[0] = pending[0][os.write(fd, pending[0]):]
+                except BlockingIOError:
+                    continue
+                except OSError:  # it has gone
+                    del left[fd]
+                    continue
+                if not pending[0]:
+                    pending.pop(0)
+                    if not pending:
+                        del left[fd]
+    finally:
+        for fd, was in blocking.items():
+            try:
+                os.set_blocking(fd, was)
+            except OSError:
+                pass
+
+
 def _serve_extraction(rfd: int, wfd: int, queue: tuple[int, int] | None = None) -> None:
     """An extraction worker's loop: a JSON request line and ``size`` bytes of PDF in;
     ``+`` out once they are read, then the reply: its length in decimal (followed by
@@ -1700,12 +1760,14 @@ class _Pool:
         )
         popen = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  pass_fds=queue)
+        _widen(popen.stdin.fileno(), popen.stdout.fileno())  # type: ignore[union-attr]
         return _Proc(popen.pid, popen.stdin.fileno(), popen.stdout.fileno(), popen)  # type: ignore[union-attr]
 
     def _fork(self) -> _Proc:
         queue = self._queue_fds()
         to_child, from_parent = os.pipe()[::-1]
         from_child, to_parent = os.pipe()
+        _widen(to_child, to_parent)
         self._forking = True
         try:
             pid = os.fork()
@@ -1766,13 +1828,10 @@ class _Pool:
                     # file, so the first to have it starts while the next is still sent
                     _write_all(self._queue_fds()[1], _TOKEN.pack(self._files, 0))
                 header = json.dumps({**request, **part, "size": len(data)}).encode() + b"\n"
-                for proc in procs:
-                    try:
-                        _write_all(proc.send, header)
-                        _write_all(proc.send, data)
-                    except OSError:  # it has gone: its reply pipe ends unacknowledged, as below
-                        pass
-                reply = self._collect(procs, float(limits.seconds))
+                # a worker that has gone leaves its reply pipe unacknowledged, as below
+                deadline = time.monotonic() + float(limits.seconds)
+                _send_all([proc.send for proc in procs], [header, data], deadline)
+                reply = self._collect(procs, max(0.0, deadline - time.monotonic()))
                 # a worker that went (idle, or killed from outside) before it had read the
                 # file, whether or not it was sent in full: once more, with a new one
                 if reply.get("status") != "retry" or attempt == 2:

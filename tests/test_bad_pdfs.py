@@ -765,3 +765,72 @@ def test_a_worker_asked_to_share_pages_without_a_queue_refuses_rather_than_take_
     assert reply["message"].startswith("a.pdf: the extraction worker has no page queue")
     alone = document_module._child_reply(cat.text_pdf("One.", "Two."), {**request, "file": None}, None)
     assert alone["status"] == "ok" and [page[0] for page in alone["pages"]] == [1, 2]
+
+
+def _read_all(fd: int, into: bytearray, pause: float = 0.0) -> None:
+    while True:
+        if pause:
+            time.sleep(pause)
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return
+        into += chunk
+
+
+def test_a_file_goes_to_every_worker_at_once_and_whole():
+    """A file larger than any pipe goes to a fast and a slow reader side by side: each
+    gets every byte, and the pipes are left in the blocking mode they had."""
+    payload = bytes(range(256)) * (3 * 4096 + 7)  # about 3 MB: more than a pipe holds
+    (r1, w1), (r2, w2) = os.pipe(), os.pipe()
+    got1, got2 = bytearray(), bytearray()
+    fast = threading.Thread(target=_read_all, args=(r1, got1))
+    slow = threading.Thread(target=_read_all, args=(r2, got2, 0.002))
+    fast.start(), slow.start()
+    try:
+        document_module._send_all([w1, w2], [b'{"size": 1}\n', payload], time.monotonic() + 30)
+        assert os.get_blocking(w1) and os.get_blocking(w2)
+    finally:
+        os.close(w1), os.close(w2)
+        fast.join(10), slow.join(10)
+        os.close(r1), os.close(r2)
+    assert bytes(got1) == bytes(got2) == b'{"size": 1}\n' + payload
+
+
+def test_sending_to_a_worker_that_has_gone_leaves_the_others_their_file():
+    """A reader that has gone is dropped, not raised over, and one that reads nothing
+    does not keep the file from the others (it comes first here: sent one after the
+    other, nobody would get anything): the live reader gets it all, and the stuck one is
+    given up at the deadline rather than waited for."""
+    payload = b"%PDF-" + b"x" * (2 << 20)
+    (r1, w1), (r2, w2), (r3, w3) = os.pipe(), os.pipe(), os.pipe()
+    os.close(r2)  # gone
+    got = bytearray()
+    reader = threading.Thread(target=_read_all, args=(r1, got))
+    reader.start()
+    start = time.monotonic()
+    try:
+        document_module._send_all([w3, w2, w1], [payload], time.monotonic() + 1.0)
+        took = time.monotonic() - start
+    finally:
+        os.close(w1), os.close(w2), os.close(w3)
+        reader.join(10)
+        os.close(r1), os.close(r3)
+    assert bytes(got) == payload
+    assert 0.9 <= took < 5.0  # the stuck reader (r3 never read) ran out the deadline
+
+
+@pytest.mark.skipif(not hasattr(__import__("fcntl"), "F_GETPIPE_SZ"), reason="pipe sizes are Linux's")
+def test_worker_pipes_are_widened_where_the_system_allows():
+    import fcntl
+
+    r, w = os.pipe()
+    try:
+        before = fcntl.fcntl(w, fcntl.F_GETPIPE_SZ)
+        document_module._widen(w)
+        after = fcntl.fcntl(w, fcntl.F_GETPIPE_SZ)
+        limit = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+        assert after == max(before, min(document_module.PIPE_BYTES, limit))
+        document_module._widen(r)  # either end names the same pipe
+        assert fcntl.fcntl(r, fcntl.F_GETPIPE_SZ) == after
+    finally:
+        os.close(r), os.close(w)
