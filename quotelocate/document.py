@@ -50,7 +50,7 @@ from array import array
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 import pymupdf
 
@@ -309,11 +309,20 @@ class Document:
                 "allow_textless_pages": allow_textless_pages,
                 "limits": [limits.seconds, limits.memory_mb, limits.max_pages, limits.max_file_bytes],
             }
-            reply = _POOL.run(request, data, name, limits)
+            digest: list[str] = []
+
+            def early(blob: bytes) -> tuple[list[list], list[str]] | None:
+                # a worker is through while another is still at work: a core is free
+                if not digest:
+                    digest.append(hashlib.sha256(data).hexdigest())
+                return _decode_early(blob)
+
+            reply = _POOL.run(request, data, name, limits, early)
             with collector_paused():  # many objects, no cycles
-                records, warnings = _decode_replies(reply["replies"], name)
+                records, warnings = _decode_replies(reply["replies"], name, reply.get("early", ()))
                 try:
-                    doc = _assemble(name, data, records, warnings, allow_textless_pages, password)
+                    doc = _assemble(name, data, records, warnings, allow_textless_pages, password,
+                                    digest[0] if digest else None)
                 except (TypeError, ValueError, KeyError, IndexError, AttributeError):
                     raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
         if key is not None:
@@ -1057,8 +1066,9 @@ def _same_line_run(spans: Sequence[dict], i: int, marker_start: int, line_text: 
 
 
 def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequence[str], allow_textless: bool,
-              password: str | None = None) -> Document:
-    """The document from its page records (:func:`_extract_pages`), in page order."""
+              password: str | None = None, sha256: str | None = None) -> Document:
+    """The document from its page records (:func:`_extract_pages`), in page order;
+    ``sha256``: the hex digest of ``data`` when it is known already."""
     warnings = list(warnings)
     parts: list[str] = []
     pages: list[Page] = []
@@ -1132,7 +1142,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
     return Document(
         name=name,
         kind="pdf",
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=sha256 or hashlib.sha256(data).hexdigest(),
         text=text,
         pages=tuple(pages),
         lines=tuple(lines),
@@ -1316,33 +1326,55 @@ def _reply_header(blob: bytes) -> dict:
     return header
 
 
-def _decode_replies(blobs: Sequence[bytes], name: str) -> tuple[list[list], list[str]]:
+def _decode_reply(blob: bytes) -> tuple[list[list], list[str]]:
+    """The page records and warnings of one child's ``ok`` reply; ValueError, TypeError,
+    KeyError or UnicodeDecodeError when it is malformed."""
+    head, _, payload = blob.partition(b"\n")
+    header = json.loads(head)
+    n_text, n_lines, n_spans = (int(v) for v in header["sizes"])
+    if min(n_text, n_lines, n_spans) < 0 or n_lines % 8 or n_spans % 8 or n_text + n_lines + n_spans != len(payload):
+        raise ValueError("sizes do not match the payload")
+    text = payload[:n_text].decode("utf-8", "surrogatepass")
+    lines, spans = array("d"), array("d")
+    lines.frombytes(payload[n_text : n_text + n_lines])
+    spans.frombytes(payload[n_text + n_lines :])
+    flat, flat_spans = lines.tolist(), spans.tolist()
+    records: list[list] = []
+    t = l = s = 0
+    for number, chars, width, height, rotation, n_line, fonts, n_span, hidden, markers, glyphs in header["pages"]:
+        records.append([number, text[t : t + chars], width, height, rotation, flat[l : l + n_line], fonts,
+                        flat_spans[s : s + n_span], hidden, markers, glyphs])
+        t, l, s = t + chars, l + n_line, s + n_span
+    if (t, l, s) != (len(text), len(flat), len(flat_spans)):
+        raise ValueError("page sizes do not add up to the payload")
+    return records, [str(w) for w in header["warnings"]]
+
+
+def _decode_early(blob: bytes) -> tuple[list[list], list[str]] | None:
+    """:func:`_decode_reply` of a reply that came in while another worker is still at
+    work (the caller has nothing else to do then), or None when it is malformed (then
+    :func:`_decode_replies` decodes it again, and says so)."""
+    try:
+        return _decode_reply(blob)
+    except (ValueError, TypeError, KeyError, UnicodeDecodeError):
+        return None
+
+
+def _decode_replies(blobs: Sequence[bytes], name: str,
+                    decoded: Sequence[tuple[list[list], list[str]] | None] = ()) -> tuple[list[list], list[str]]:
     """The page records (as :func:`_extract_pages` makes them) and warnings of the
     children's ``ok`` replies; :class:`DocumentError` when one is malformed (sizes that
-    do not add up, numbers where text belongs): the child may have been taken over."""
+    do not add up, numbers where text belongs): the child may have been taken over.
+    ``decoded``: what :func:`_decode_early` already made of some of them, by position."""
     records: list[list] = []
     warnings: list[str] = []
     try:
         for i, blob in enumerate(blobs):
-            head, _, payload = blob.partition(b"\n")
-            header = json.loads(head)
-            n_text, n_lines, n_spans = (int(v) for v in header["sizes"])
-            if min(n_text, n_lines, n_spans) < 0 or n_lines % 8 or n_spans % 8 or n_text + n_lines + n_spans != len(payload):
-                raise ValueError("sizes do not match the payload")
-            text = payload[:n_text].decode("utf-8", "surrogatepass")
-            lines, spans = array("d"), array("d")
-            lines.frombytes(payload[n_text : n_text + n_lines])
-            spans.frombytes(payload[n_text + n_lines :])
-            flat, flat_spans = lines.tolist(), spans.tolist()
-            t = l = s = 0
-            for number, chars, width, height, rotation, n_line, fonts, n_span, hidden, markers, glyphs in header["pages"]:
-                records.append([number, text[t : t + chars], width, height, rotation, flat[l : l + n_line], fonts,
-                                flat_spans[s : s + n_span], hidden, markers, glyphs])
-                t, l, s = t + chars, l + n_line, s + n_span
-            if (t, l, s) != (len(text), len(flat), len(flat_spans)):
-                raise ValueError("page sizes do not add up to the payload")
+            early = decoded[i] if i < len(decoded) else None
+            page_records, page_warnings = early if early is not None else _decode_reply(blob)
+            records.extend(page_records)
             if i == 0:
-                warnings = [str(w) for w in header["warnings"]]
+                warnings = page_warnings
         # in page order: which worker took which page changes from run to run, and what
         # is kept of an extraction (a cache entry) must not
         records.sort(key=lambda record: int(record[0]))
@@ -1810,9 +1842,13 @@ class _Pool:
             raise DocumentError(f"{name}: cannot start an extraction worker ({exc.strerror or exc})") from None
         return procs[:n]
 
-    def run(self, request: dict, data: bytes, name: str, limits: Limits) -> dict:
+    def run(self, request: dict, data: bytes, name: str, limits: Limits,
+            early: Callable[[bytes], object] | None = None) -> dict:
         """Extract in the workers; their combined reply (``replies``: one blob each, as
-        :func:`_decode_replies` reads them) or the error raised."""
+        :func:`_decode_replies` reads them) or the error raised. ``early`` is called
+        with each reply that is in while another worker is still at work, on time the
+        caller would otherwise spend waiting; what it returns is in ``early``, by the
+        replies' positions (None for a reply that came in last)."""
         with self._lock:
             if self._owner != os.getpid():
                 self._forget()
@@ -1831,7 +1867,7 @@ class _Pool:
                 # a worker that has gone leaves its reply pipe unacknowledged, as below
                 deadline = time.monotonic() + float(limits.seconds)
                 _send_all([proc.send for proc in procs], [header, data], deadline)
-                reply = self._collect(procs, max(0.0, deadline - time.monotonic()))
+                reply = self._collect(procs, max(0.0, deadline - time.monotonic()), early)
                 # a worker that went (idle, or killed from outside) before it had read the
                 # file, whether or not it was sent in full: once more, with a new one
                 if reply.get("status") != "retry" or attempt == 2:
@@ -1845,9 +1881,10 @@ class _Pool:
         if proc in self._procs:
             self._procs.remove(proc)
 
-    def _collect(self, procs: list[_Proc], seconds: float) -> dict:
+    def _collect(self, procs: list[_Proc], seconds: float, early: Callable[[bytes], object] | None = None) -> dict:
         """Read every worker's reply until the time limit: the combined reply, or the
-        first failure (a limit, or the error of the lowest page)."""
+        first failure (a limit, or the error of the lowest page). ``early``: see
+        :meth:`run`."""
         deadline = time.monotonic() + seconds
         fds = [proc.recv for proc in procs]  # the keys: a worker's pipes are closed once it is reaped
         bufs = {fd: bytearray() for fd in fds}
@@ -1855,6 +1892,7 @@ class _Pool:
         last: set[int] = set()  # fds of workers that exit after this reply
         acked: set[int] = set()  # fds of workers that have read the file
         done: dict[int, bytes] = {}
+        ahead: dict[int, object] = {}  # fd -> what ``early`` made of its reply
         dead: dict[int, int] = {}  # fd -> wait status of a worker that died
         waiting = {proc.recv: proc for proc in procs}
         while waiting:
@@ -1901,6 +1939,8 @@ class _Pool:
                         proc.wait(5.0)
                         if proc in self._procs:
                             self._procs.remove(proc)
+                    if early is not None and waiting:
+                        ahead[fd] = early(done[fd])
         for fd in fds:
             if fd in dead and fd not in acked:
                 # it went (idle, or killed from outside) before it had read the file
@@ -1928,7 +1968,7 @@ class _Pool:
                 return int(m.group(1)) if m else 0
 
             return min(errors, key=page)
-        return {"status": "ok", "replies": blobs}
+        return {"status": "ok", "replies": blobs, "early": [ahead.get(fd) for fd in fds]}
 
 
 def _check_reply(reply: dict, name: str, limits: Limits) -> dict:

@@ -4,6 +4,7 @@ extraction worker's limits."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import threading
@@ -834,3 +835,47 @@ def test_worker_pipes_are_widened_where_the_system_allows():
         assert fcntl.fcntl(r, fcntl.F_GETPIPE_SZ) == after
     finally:
         os.close(r), os.close(w)
+
+
+def test_the_reply_in_first_is_read_while_the_other_worker_is_still_at_work(monkeypatch):
+    """The caller has nothing to do while it waits for the last worker: the reply of the
+    one through first is decoded then, and the file hashed, and neither is done again."""
+    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(document_module, "_children", lambda: 2)
+    real_pages, real_decode, real_early = (document_module._extract_pages, document_module._decode_reply,
+                                           document_module._decode_early)
+
+    def held(pdf, name, indices, memory="the memory available"):
+        records = []
+        for index in indices:
+            if index == 0:
+                time.sleep(0.5)
+            records += real_pages(pdf, name, [index], memory)
+        return records
+
+    decoded, early = [], []
+    monkeypatch.setattr(document_module, "_extract_pages", held)
+    monkeypatch.setattr(document_module, "_decode_reply", lambda blob: decoded.append(blob) or real_decode(blob))
+    monkeypatch.setattr(document_module, "_decode_early", lambda blob: early.append(time.monotonic()) or real_early(blob))
+    data = cat.text_pdf(*(f"Page {n} of five." for n in range(1, 6)))
+    start = time.monotonic()
+    doc = Document.from_pdf_bytes(data, name="five.pdf")
+    end = time.monotonic()
+    assert len(early) == 1 and early[0] < end - 0.2  # during the held-up page
+    assert len(decoded) == 2 and len(set(decoded)) == 2  # each reply decoded once
+    here = Document.from_pdf_bytes(data, name="five.pdf", isolate=False)
+    assert (doc.text, doc.pages, doc.lines, doc.warnings) == (here.text, here.pages, here.lines, here.warnings)
+    assert doc.sha256 == hashlib.sha256(data).hexdigest()
+    assert end - start >= 0.5
+
+
+def test_a_reply_decoded_early_is_taken_as_it_is_and_a_bad_one_decoded_again():
+    page = [1, "One.\n", 612.0, 792.0, 0, [0, 4, 1.0, 2.0, 3.0, 4.0, 10.0, 0, 1.0, 0.0, 0, 1], ["Times"],
+            [0, 10.0, 3.0], [], [], []]
+    blob = document_module._encode_reply({"status": "ok", "warnings": ["w"], "pages": [page]})
+    ahead = ([[2, "Two.\n", 612.0, 792.0, 0, [], [], [], [], [], []]], ["early"])
+    records, warnings = document_module._decode_replies([blob, blob], "a.pdf", [None, ahead])
+    assert [r[0] for r in records] == [1, 2] and warnings == ["w"]
+    assert document_module._decode_early(b"not a reply\n") is None
+    with pytest.raises(quotelocate.errors.DocumentError, match="^a.pdf: the extraction worker sent a malformed reply"):
+        document_module._decode_replies([b"not a reply\n"], "a.pdf", [document_module._decode_early(b"not a reply\n")])
