@@ -293,11 +293,12 @@ class Diagnoser:
     def _probe_cause(self, q: str) -> tuple[str, str] | None:
         at = self.text.find(q)
         if at >= 0:
-            start = self.locator.norm.starts[at]
+            starts, ends = self.locator.norm.offsets
+            start = starts[at]
             page = self.locator.document.page_at(start)
             if not self.locator.document.pages[page - 1].verifiable:
                 return "unverifiable-page", f"page {page} has no usable text layer"
-            end = self.locator.norm.ends[at + len(q) - 1]
+            end = ends[at + len(q) - 1]
             if any(s < end and start < e for s, e in self.locator.document.hidden):
                 return "invisible-text", f"the text on page {page} is invisible (hidden, white or tiny)"
             glued = self._glued_marker(self.text, at + len(q))
@@ -513,8 +514,7 @@ class Diagnoser:
             detail = _first_difference(passage, e) or detail
         if e is not q:
             detail = f"{detail} (excerpt from character {qa} of the {len(q)}-character quote)"
-        norm = self.locator.norm
-        start, end = norm.starts[a], norm.ends[b - 1]
+        start, end = self.locator.norm.span(a, b)
         page = self.locator.document.page_at(start)
         if cause != "unverifiable-page" and any(s < end and start < e for s, e in self.locator.document.hidden):
             cause, detail = "invisible-text", f"the closest passage, on page {page}, is invisible (hidden, white or tiny)"

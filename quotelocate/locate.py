@@ -184,7 +184,7 @@ class Locator:
             cached = prepared_cache.load(document, rules)
             self.norm = prepare(document, rules) if cached is None else cached
             self._text = self.norm.text
-            self._starts, self._ends, self._original = self.norm.starts, self.norm.ends, document.text
+            (self._starts, self._ends), self._original = self.norm.offsets, document.text
             self._both = rules.hyphenation == "both"
             if self._both:
                 self._skel, skel_map = skeleton_with_map(self._text)
@@ -199,7 +199,7 @@ class Locator:
             self._markers = self._marker_gaps() if rules.markers else {}
             glyphs = document.glyphs if rules.unicode != "off" else ()
             self._glyph_chars = frozenset(document.text[o] for o, _ in glyphs)
-            self._extracted: Locator | None = None
+            self._extracted: Locator | bool | None = None  # False: its map differs from this one's
             self._marker_positions = sorted(self._markers)
             self._unverifiable = sorted([(p.start, p.end) for p in document.pages if not p.verifiable] + list(document.hidden))
             self._diag: Any = None
@@ -370,11 +370,11 @@ class Locator:
 
     def _marker_gaps(self) -> dict[int, str]:
         """Normalized position -> the raised marker removed just before it (``markers``)."""
-        norm, original = self.norm, self.document.text
+        norm, original, starts, ends = self.norm, self.document.text, self._starts, self._ends
         out = {}
         for p in _positions_with(norm.gaps, MARKER_OMITTED):
             if 0 < p < len(norm.text):
-                out[p] = marker_key(original[norm.ends[p - 1] : norm.starts[p]])
+                out[p] = marker_key(original[ends[p - 1] : starts[p]])
         return out
 
     def _find_marked(self, q: str) -> list[_Occurrence]:
@@ -472,13 +472,15 @@ class Locator:
         corrections, built on first need; its positions are this locator's, because a
         correction replaces one character by one (checked: if the two maps differ,
         nothing is found this way)."""
-        other = self._extracted
-        if other is None:
+        if self._extracted is None:
             plain = dataclasses.replace(self.document, glyphs=())
-            other = self._extracted = Locator(plain, self.rules, chunking=self.chunking, chunks=self.chunks)
-        if other.norm.starts != self.norm.starts or other.norm.ends != self.norm.ends:
+            other = Locator(plain, self.rules, chunking=self.chunking, chunks=self.chunks)
+            # the maps may be lists or arrays of machine integers: compare the numbers
+            same = list(other._starts) == list(self._starts) and list(other._ends) == list(self._ends)
+            self._extracted = other if same else False
+        if self._extracted is False:
             return []
-        return other._find(q)
+        return self._extracted._find(q)
 
     def _find_edge_hyphens(self, q: str, found: list[_Occurrence]) -> list[_Occurrence]:
         lead = int(len(q) > 1 and q[0] in _HYPHENS and q[1].isalpha())
@@ -517,7 +519,7 @@ class Locator:
             return out
         startswith = hay.startswith
         norm = self.norm
-        starts, ends, jumps, skel_map = norm.starts, norm.ends, self._jumps, self._skel_map
+        starts, ends, jumps, skel_map = self._starts, self._ends, self._jumps, self._skel_map
         unverifiable, markers, rule_flags = self._unverifiable, self._markers, norm.rule_flags
         n = len(key)
         for p in cands:
@@ -674,7 +676,7 @@ class Locator:
             p -= 1
         if p == a or (p > 0 and text[p - 1].isdigit()):
             return False
-        o = self.norm.starts[p]
+        o = self._starts[p]
         original = self.document.text
         return o == 0 or original[o - 1] in "\n\f"
 

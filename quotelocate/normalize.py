@@ -334,6 +334,12 @@ class Normalized:
 
     ``starts[i]``/``ends[i]`` is the original span character ``i`` came from; ``flags[i]``
     the rules that produced it; ``gaps[i]`` the rules that removed text just before it.
+
+    A map built by the vectorized rules (:meth:`NormalizedArrays.normalized`) keeps
+    its offsets as arrays of machine integers, 8 bytes a character where a list holds
+    an int object per character (about 40 bytes, and most of the cost of making it);
+    ``starts`` and ``ends`` are made lists on first access, and :attr:`offsets` gives
+    whichever is there without making anything.
     """
 
     text: str
@@ -345,23 +351,52 @@ class Normalized:
     _jumps: list[int] | None = field(default=None, repr=False)
     _bits: list | None = field(default=None, repr=False)
 
+    @classmethod
+    def of_arrays(cls, text: str, starts: array, ends: array, flags: array, gaps: array) -> "Normalized":
+        """A map whose offsets are arrays of machine integers, kept as they are (see
+        the class): ``starts`` and ``ends`` become lists only when asked for."""
+        out = object.__new__(cls)
+        out.__dict__.update(text=text, flags=flags, gaps=gaps, _optional=None, _jumps=None, _bits=None,
+                            _offsets=(starts, ends))
+        return out
+
+    def __getattr__(self, name: str):
+        # only called for an attribute that is not set: the offset lists of a map made
+        # by of_arrays, on first access
+        offsets = self.__dict__.get("_offsets") if name in ("starts", "ends") else None
+        if offsets is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.__dict__["starts"], self.__dict__["ends"] = offsets[0].tolist(), offsets[1].tolist()
+        return self.__dict__[name]
+
+    @property
+    def offsets(self) -> tuple[Sequence[int], Sequence[int]]:
+        """``(starts, ends)``: the lists once made, else the arrays they are made from
+        (indexing either gives the same ints); never makes the lists."""
+        d = self.__dict__
+        if "starts" in d:
+            return d["starts"], d["ends"]
+        return d["_offsets"]
+
     def span(self, a: int, b: int) -> tuple[int, int]:
         """Original ``[start, end)`` of normalized ``[a, b)`` (``a < b``)."""
-        return self.starts[a], self.ends[b - 1]
+        starts, ends = self.offsets
+        return starts[a], ends[b - 1]
 
     def segments(self, a: int, b: int) -> tuple[tuple[int, int], ...]:
         """Original spans of normalized ``[a, b)``: one span, split only where the
         layout reading order jumps (a ``LAYOUT`` gap), e.g. over an interleaved footnote."""
         jumps = self.jumps
+        starts, ends = self.offsets
         i, j = bisect_left(jumps, a + 1), bisect_left(jumps, b)
         if i == j:
-            return ((self.starts[a], self.ends[b - 1]),)
+            return ((starts[a], ends[b - 1]),)
         out = []
         prev = a
         for pos in jumps[i:j]:
-            out.append((self.starts[prev], self.ends[pos - 1]))
+            out.append((starts[prev], ends[pos - 1]))
             prev = pos
-        out.append((self.starts[prev], self.ends[b - 1]))
+        out.append((starts[prev], ends[b - 1]))
         return tuple(out)
 
     @property
@@ -558,13 +593,13 @@ class NormalizedArrays:
     def normalized(self) -> Normalized:
         import numpy as np
 
-        # array("H") holds native-order 16-bit numbers: the arrays' bytes as they are
-        return Normalized(
-            text=self.text,
-            starts=self.starts.tolist(),
-            ends=self.ends.tolist(),
-            flags=array("H", self.flags.astype(np.uint16, copy=False).tobytes()),
-            gaps=array("H", self.gaps.astype(np.uint16, copy=False).tobytes()),
+        # array("q")/("H") hold native-order 64/16-bit numbers: the arrays' bytes as they are
+        return Normalized.of_arrays(
+            self.text,
+            array("q", self.starts.astype(np.int64, copy=False).tobytes()),
+            array("q", self.ends.astype(np.int64, copy=False).tobytes()),
+            array("H", self.flags.astype(np.uint16, copy=False).tobytes()),
+            array("H", self.gaps.astype(np.uint16, copy=False).tobytes()),
         )
 
     def apply(self, edits: Sequence[Edit]) -> "NormalizedArrays":

@@ -283,8 +283,8 @@ def place_chunks(
             out.append(Chunk(i, prev_end_raw, prev_end_raw))
             continue
         a, b = placed
-        start = skel.norm.starts[skel.pos[a]]
-        end = skel.norm.ends[skel.pos[b - 1]]
+        starts, ends = skel.norm.offsets
+        start, end = starts[skel.pos[a]], ends[skel.pos[b - 1]]
         out.append(Chunk(i, start, end))
         prev_start, prev_end_raw = a, end
     return PlacedChunks(tuple(out), tuple(errs), tuple(c.id for c in chunks), exact)
@@ -317,7 +317,7 @@ def _exact_span(c: PipelineChunk, text: str, page_starts: Sequence[int], after: 
 
 def _skel_at(skel: _Skeleton, raw_offset: int) -> int:
     """The first skeleton position at or after raw ``raw_offset``."""
-    starts = skel.norm.starts
+    starts = skel.norm.offsets[0]
     lo, hi = 0, len(skel.pos)
     while lo < hi:
         mid = (lo + hi) // 2

@@ -97,12 +97,13 @@ def store(document: Document, rules: Rules, norm: Normalized) -> None:
     disk = _disk(document)
     if disk is None:
         return
+    starts, ends = norm.offsets
     disk.put(
         prepared_key(document, rules),
         {
             "text": norm.text,
-            "starts": _pack("i", norm.starts),
-            "ends": _pack("i", norm.ends),
+            "starts": _pack("i", starts),
+            "ends": _pack("i", ends),
             "flags": _pack("H", norm.flags),
             "gaps": _pack("H", norm.gaps),
         },
@@ -151,7 +152,7 @@ def _from_json(payload: Any, text_length: int) -> Normalized | None:
         return None
     if n and not (0 <= min(starts) and max(starts) <= text_length and 0 <= min(ends) and max(ends) <= text_length):
         return None
-    return Normalized(text=text, starts=starts.tolist(), ends=ends.tolist(), flags=flags, gaps=gaps)
+    return Normalized.of_arrays(text, starts, ends, flags, gaps)
 
 
 def furniture_lines(document: Document) -> tuple[tuple[int, int, int], ...]:

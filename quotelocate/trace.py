@@ -188,7 +188,7 @@ def pieces_of(norm: Normalized, original: str, a: int, b: int, *, lead: int | No
     the first / after the last character that belong to the text too (a quote's
     stripped leading and trailing whitespace); their removal flags are the gaps at
     ``a`` and ``b``."""
-    starts, ends, flags, gaps = norm.starts, norm.ends, norm.flags, norm.gaps
+    (starts, ends), flags, gaps = norm.offsets, norm.flags, norm.gaps
     text = norm.text
     # runs of normalized characters that share one original span: [s, e, text, flags, gap]
     groups: list[list] = []
@@ -255,7 +255,7 @@ def normalized_range(norm: Normalized, start: int, end: int, *, limit: int) -> t
     """Normalized ``[a, b)`` whose first character comes from original offset ``start``
     and whose last ends at ``end``, looking at most ``limit`` characters past ``a``;
     None when there is none."""
-    starts, ends = norm.starts, norm.ends
+    starts, ends = norm.offsets
     i = -1
     while True:
         try:

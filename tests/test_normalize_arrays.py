@@ -125,3 +125,41 @@ def test_many_edits_take_the_gathering_way_and_match_the_list_composition():
     assert as_tuple(NormalizedArrays.of(state).apply(edits).normalized()) == as_tuple(apply_edits(state, edits))
     few = edits[: normalize_module._FEW_EDITS]
     assert as_tuple(NormalizedArrays.of(state).apply(few).normalized()) == as_tuple(apply_edits(state, few))
+
+
+def test_a_map_from_the_arrays_keeps_machine_integers_until_its_lists_are_asked_for():
+    """The offsets of a long text's map stay arrays (8 bytes a character) until
+    ``starts`` or ``ends`` is read; the lists are then the same numbers, and the map
+    answers, compares and copies as one built from lists."""
+    text = _long_text(3)
+    rules = preset("recommended")
+    lazy = normalize(text, rules)
+    assert "starts" not in vars(lazy) and "ends" not in vars(lazy)
+    starts, ends = lazy.offsets
+    assert isinstance(starts, array) and starts.typecode == "q" and isinstance(ends, array)
+    n = len(lazy.text)
+    assert lazy.span(3, n - 2) == (starts[3], ends[n - 3])
+    assert lazy.segments(0, n) == ((starts[0], ends[n - 1]),)
+    assert "starts" not in vars(lazy)  # answering did not make the lists
+    eager = Normalized(text=lazy.text, starts=list(starts), ends=list(ends), flags=lazy.flags, gaps=lazy.gaps)
+    assert as_tuple(lazy) == as_tuple(eager)  # reads the lists
+    assert isinstance(lazy.starts, list) and lazy.starts == list(starts) and lazy.ends == list(ends)
+    assert lazy.offsets == (lazy.starts, lazy.ends)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        lazy.nothing  # noqa: B018
+
+
+def test_a_locator_works_from_the_arrays_without_making_the_lists():
+    """Building a locator and locating quotes, found or not, reads the offsets as
+    arrays: the int-object lists are made only for a caller that asks for them."""
+    from quotelocate import Document, Locator
+
+    text = "\n".join(f"Sentence {i} says  that the \u201cvalue\u201d was {i * 7} in trial {i}." for i in range(800))
+    assert len(text) >= normalize_module._ARRAY_MIN_CHARS
+    doc = Document.from_text(text)
+    loc = Locator(doc, preset("recommended"))
+    found = loc.locate('was 2807 in trial 401. Sentence 402 says that the "value"')
+    missed = loc.locate('was 2808 in trial 401. Sentence 402 says that the "value"')
+    assert found.accepted and not missed.accepted and missed.near_miss is not None
+    assert doc.text[found.start : found.end] == 'was 2807 in trial 401.\nSentence 402 says  that the \u201cvalue\u201d'
+    assert "starts" not in vars(loc.norm) and "ends" not in vars(loc.norm)
