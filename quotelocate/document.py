@@ -35,7 +35,6 @@ import hashlib
 import json
 import itertools
 import math
-import operator
 import os
 import re
 import select
@@ -134,10 +133,29 @@ class Line:
     font: str
     direction: tuple[float, float]
     block: int
-    spans: tuple[tuple[int, float, float], ...] = ()
+    spans: tuple[tuple[int, float, float], ...] = field(default_factory=tuple)
     """Where each font span of the line starts: ``(offset in the text, font size,
     baseline y)``; a span runs to the next one or to the line's end. A raised, smaller
-    span is a superscript (a footnote marker, an exponent)."""
+    span is a superscript (a footnote marker, an exponent). Few lines are ever asked
+    for their spans, so an extracted line makes them on first access from its page's
+    numbers (:func:`_assemble`)."""
+
+    def __getattr__(self, name: str):
+        # only called for an attribute that is not set: the spans of an extracted line,
+        # made from (the page's span numbers, the line's first span, how many, the
+        # line's start) on first access
+        source = self.__dict__.get("_span_source") if name == "spans" else None
+        if source is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        numbers, first, count, start = source
+        at = SPAN_FIELDS * first
+        spans = tuple(zip(
+            [start + int(v) for v in numbers[at : at + SPAN_FIELDS * count : SPAN_FIELDS]],
+            numbers[at + 1 : at + SPAN_FIELDS * count : SPAN_FIELDS],
+            numbers[at + 2 : at + SPAN_FIELDS * count : SPAN_FIELDS],
+        ))
+        self.__dict__["spans"] = spans
+        return spans
 
 
 @dataclass(frozen=True)
@@ -1102,17 +1120,18 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         starts = [offset + a for a in map(int, flat[0::F])]
         ends = [offset + b for b in map(int, flat[1::F])]
         line_fonts = [fonts[f] for f in map(int, flat[7::F])]
-        # each span's start: its line's start (repeated once per span) plus its offset
-        firsts = itertools.chain.from_iterable(map(itertools.repeat, starts, counts))
-        all_spans = iter(zip(map(operator.add, firsts, map(int, flat_spans[0::SPAN_FIELDS])),
-                             flat_spans[1::SPAN_FIELDS], flat_spans[2::SPAN_FIELDS]))
-        line_spans = [tuple(itertools.islice(all_spans, c)) for c in counts]
+        # a span's offset is a whole number within its line (the spans themselves are
+        # made only for the few lines asked for them: Line.spans)
+        offsets = array("d", flat_spans[0::SPAN_FIELDS])  # TypeError unless numbers
+        if not all(map(float.is_integer, offsets)) or min(offsets, default=0.0) < 0:
+            raise ValueError("a span offset is not a whole number")
+        sources = zip(itertools.repeat(flat_spans), itertools.accumulate(counts, initial=0), counts, starts)
         fields = zip(starts, ends, zip(flat[2::F], flat[3::F], flat[4::F], flat[5::F]), flat[6::F], line_fonts,
-                     zip(flat[8::F], flat[9::F]), map(int, flat[10::F]), line_spans)
-        for start, end, bbox, size, font, direction, block, spans in fields:
+                     zip(flat[8::F], flat[9::F]), map(int, flat[10::F]), sources)
+        for start, end, bbox, size, font, direction, block, source in fields:
             line = new_line(Line)  # what Line(...) builds, without a frozen __init__'s nine setattr calls
             line.__dict__.update(page=number, start=start, end=end, bbox=bbox, size=size, font=font,
-                                 direction=direction, block=block, spans=spans)
+                                 direction=direction, block=block, _span_source=source)
             lines.append(line)
         if page_hidden:
             hidden.extend((offset + int(a), offset + int(b)) for a, b in page_hidden)

@@ -553,7 +553,7 @@ def test_a_reply_keeps_text_and_numbers_exactly():
             assert [repr(float(v)) for v in got[i]] == [repr(float(v)) for v in sent[i]]
 
 
-@pytest.mark.parametrize("damage", ["cut", "sizes", "font", "spans"])
+@pytest.mark.parametrize("damage", ["cut", "sizes", "font", "spans", "offset", "nan", "negative"])
 def test_a_malformed_child_reply_is_a_document_error(damage, monkeypatch):
     """A child a hostile PDF took over may send anything: a reply whose sizes do not add
     up, or whose numbers point past the font table or the spans, is refused with an
@@ -569,6 +569,9 @@ def test_a_malformed_child_reply_is_a_document_error(damage, monkeypatch):
                     page[5][7] = 10**6  # the first line's font index
                 if damage == "spans":
                     page[5][11] = 10**6  # the first line's span count
+                if damage in ("offset", "nan", "negative") and page[7]:
+                    # the first span's offset in its line: not a whole number of characters
+                    page[7][0] = {"offset": 0.5, "nan": float("nan"), "negative": -1.0}[damage]
         blob = real(reply)
         if damage == "cut":
             return blob[:-5]
@@ -879,3 +882,24 @@ def test_a_reply_decoded_early_is_taken_as_it_is_and_a_bad_one_decoded_again():
     assert document_module._decode_early(b"not a reply\n") is None
     with pytest.raises(quotelocate.errors.DocumentError, match="^a.pdf: the extraction worker sent a malformed reply"):
         document_module._decode_replies([b"not a reply\n"], "a.pdf", [document_module._decode_early(b"not a reply\n")])
+
+
+def test_an_extracted_line_makes_its_spans_when_asked_and_they_are_the_spans_it_was_given():
+    """The spans of an extracted line are made from its page's numbers on first access:
+    the same values a line built with them holds, and the line compares and hashes as
+    that one does."""
+    doc = Document.from_pdf_bytes(cat.text_pdf(*cat.THREE_PAGES), name="three.pdf", isolate=False)
+    line = doc.lines[0]
+    assert "spans" not in vars(line)
+    spans = line.spans
+    assert spans and all(type(o) is int and type(size) is float and type(y) is float for o, size, y in spans)
+    assert line.start <= spans[0][0] < line.end
+    assert vars(line)["spans"] is spans  # made once
+    built = document_module.Line(line.page, line.start, line.end, line.bbox, line.size, line.font, line.direction,
+                                 line.block, spans)
+    assert built == line and hash(built) == hash(doc.lines[0])
+    fresh = document_module.Line(line.page, line.start, line.end, line.bbox, line.size, line.font, line.direction,
+                                 line.block)
+    assert fresh.spans == ()
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        line.nothing  # noqa: B018
