@@ -154,6 +154,7 @@ def run_floor(repeats: int) -> dict:
 
     import pymupdf
 
+    from quotelocate.collector import collector_paused
     from quotelocate.document import EXTRACT_FLAGS, _extract_here, _glyph_geometry
     from quotelocate.limits import DEFAULT_LIMITS
 
@@ -185,7 +186,11 @@ def run_floor(repeats: int) -> dict:
         plain = timed(lambda paper=paper: plain_text(paper), repeats, clock=clock)
         textpage = timed(textpages, repeats, clock=clock)
         conversion = timed(lambda: dicts(pages), repeats, clock=clock)
-        extraction = timed(lambda: _extract_here(data, name, None, DEFAULT_LIMITS, isolated=False), repeats, clock=clock)
+        def extract():
+            with collector_paused():  # as an open pauses it (and each worker does)
+                return _extract_here(data, name, None, DEFAULT_LIMITS, isolated=False)
+
+        extraction = timed(extract, repeats, clock=clock)
         layout = timed(build, repeats, clock=clock)
         rows.append({"paper": name, "pages": len(doc.pages), "plain_extraction_cpu_s": plain,
                      "textpage_cpu_s": textpage, "dict_cpu_s": conversion, "extraction_cpu_s": extraction,
