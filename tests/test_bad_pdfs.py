@@ -683,25 +683,33 @@ def test_workers_take_pages_in_turn_through_the_token():
         os.close(give)
 
 
-def test_a_worker_held_up_by_one_page_leaves_the_rest_to_the_other(tmp_path, monkeypatch):
-    """Pages go to whichever worker is free: while one worker spends a second on the
-    first page, the other extracts all the others (a fixed half each would leave it
-    idle after its half)."""
+
+def _two_workers_first_page_held(monkeypatch, seconds: float, log: Path | None = None) -> None:
+    """Two forked workers, whichever takes the first page held up on it for ``seconds``;
+    with ``log``, each worker notes the pages it took in a file named by its pid there."""
     monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
     monkeypatch.setattr(document_module, "_children", lambda: 2)
     real = document_module._extract_pages
 
-    def logged(pdf, name, indices, memory="the memory available"):
+    def held(pdf, name, indices, memory="the memory available"):
         records = []
         for index in indices:
             if index == 0:
-                time.sleep(1.0)
+                time.sleep(seconds)
             records += real(pdf, name, [index], memory)
-            with open(tmp_path / str(os.getpid()), "a") as log:
-                log.write(f"{index}\n")
+            if log is not None:
+                with open(log / str(os.getpid()), "a") as f:
+                    f.write(f"{index}\n")
         return records
 
-    monkeypatch.setattr(document_module, "_extract_pages", logged)
+    monkeypatch.setattr(document_module, "_extract_pages", held)
+
+
+def test_a_worker_held_up_by_one_page_leaves_the_rest_to_the_other(tmp_path, monkeypatch):
+    """Pages go to whichever worker is free: while one worker spends a second on the
+    first page, the other extracts all the others (a fixed half each would leave it
+    idle after its half)."""
+    _two_workers_first_page_held(monkeypatch, 1.0, log=tmp_path)
     texts = [f"Page {n} of six." for n in range(1, 7)]
     doc = Document.from_pdf_bytes(cat.text_pdf(*texts), name="six.pdf")
     assert [doc.text[p.start : p.end].strip() for p in doc.pages] == texts
@@ -843,21 +851,9 @@ def test_worker_pipes_are_widened_where_the_system_allows():
 def test_the_reply_in_first_is_read_while_the_other_worker_is_still_at_work(monkeypatch):
     """The caller has nothing to do while it waits for the last worker: the reply of the
     one through first is decoded then, and the file hashed, and neither is done again."""
-    monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
-    monkeypatch.setattr(document_module, "_children", lambda: 2)
-    real_pages, real_decode, real_early = (document_module._extract_pages, document_module._decode_reply,
-                                           document_module._decode_early)
-
-    def held(pdf, name, indices, memory="the memory available"):
-        records = []
-        for index in indices:
-            if index == 0:
-                time.sleep(0.5)
-            records += real_pages(pdf, name, [index], memory)
-        return records
-
+    _two_workers_first_page_held(monkeypatch, 0.5)
+    real_decode, real_early = document_module._decode_reply, document_module._decode_early
     decoded, early = [], []
-    monkeypatch.setattr(document_module, "_extract_pages", held)
     monkeypatch.setattr(document_module, "_decode_reply", lambda blob: decoded.append(blob) or real_decode(blob))
     monkeypatch.setattr(document_module, "_decode_early", lambda blob: early.append(time.monotonic()) or real_early(blob))
     data = cat.text_pdf(*(f"Page {n} of five." for n in range(1, 6)))
