@@ -304,7 +304,7 @@ def test_a_forked_worker_holds_none_of_the_callers_files(tmp_path, monkeypatch):
 
     monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
     monkeypatch.setattr(document_module, "_children", lambda: 1)
-    with socket.socket() as sock, open(tmp_path / "held.txt", "w") as held:
+    with socket.socket() as sock, open(tmp_path / "held.txt", "w") as _held:
         Document.from_pdf_bytes(cat.text_pdf("No files held."), name="a.pdf")
         (proc,) = document_module._POOL._procs
         targets = {os.readlink(f"/proc/{proc.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{proc.pid}/fd")}
