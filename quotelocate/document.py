@@ -579,13 +579,32 @@ def _page_dict(page, rendered: dict | None = None) -> dict:
     return page.get_text("dict", flags=EXTRACT_FLAGS, textpage=textpage)
 
 
-def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the memory available") -> list[list]:
+def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the memory available",
+                   spent: list | None = None) -> list[list]:
     """:func:`_page_records` under :data:`GLYPH_GEOMETRY`."""
     with _glyph_geometry():
-        return _page_records(pdf, name, indices, memory)
+        return _page_records(pdf, name, indices, memory, spent)
 
 
-def _page_records(pdf, name: str, indices: Iterable[int], memory: str) -> list[list]:
+SPENT_PAGES = 32
+"""How many pages' pymupdf objects (the page, its text dict, its display list) an
+extraction worker keeps once it is through with them, to free them after its reply is
+out (:func:`_release`) rather than as the next page starts: freeing a page's dict of
+spans is nearly a tenth of the extraction on a paper set a span per word, and after the reply
+the worker has nothing else to do. A longer file frees its earlier pages as it goes,
+so a worker holds at most this many pages' objects at once."""
+
+
+def _release(spent: list) -> None:
+    """Free what an extraction worker kept past its use (:data:`SPENT_PAGES`): the pages'
+    objects first, then close the documents they belong to."""
+    documents = [item for item in spent if isinstance(item, pymupdf.Document)]
+    spent.clear()
+    for document in documents:
+        document.close()
+
+
+def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: list | None = None) -> list[list]:
     """One record per page (0-based ``indices``), JSON-ready, offsets relative to the
     page: ``[number, text, width, height, rotation, lines, fonts, spans, hidden,
     markers, glyphs]`` where ``lines`` holds :data:`LINE_FIELDS` numbers per line (its
@@ -593,7 +612,9 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str) -> list[l
     spans of each line in turn; hidden and markers are ``[[start, end]]``, glyphs
     ``[[offset, character]]``. A page's text is its lines, each followed by a newline.
     Flat lists of numbers rather than one list per line: they travel from the
-    extraction worker as packed doubles (:func:`_encode_reply`)."""
+    extraction worker as packed doubles (:func:`_encode_reply`). ``spent``: where an
+    extraction worker keeps each page's pymupdf objects to free them later
+    (:data:`SPENT_PAGES`)."""
     records = []
     one_glyph: dict[int, str | None] = {}  # font xref -> its name when it encodes one character code
     drawn: dict[tuple[str, str], str | None] = {}  # (font, character) -> what its glyph draws
@@ -616,6 +637,10 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str) -> list[l
             rect = page.rect
         except Exception as exc:  # mupdf errors surface as RuntimeError/ValueError/MemoryError/...
             raise _page_failure(name, number, exc, memory) from None
+        if spent is not None:
+            spent.append((page, raw, rendered))
+            if len(spent) > SPENT_PAGES:
+                del spent[0]
         labels = _Lazy(lambda raw=raw, h=cropbox_height: footnote_labels(raw, h))
         pi_fonts: dict[str, int] | None = None  # the page's one-glyph fonts, once a one-character span asks
         parts: list[str] = []
@@ -1461,7 +1486,8 @@ def _taken_pages(queue: tuple[int, int], file: int, count: int) -> Iterator[int]
         yield page
 
 
-def _child_reply(data: bytes, request: dict, queue: tuple[int, int] | None = None) -> dict:
+def _child_reply(data: bytes, request: dict, queue: tuple[int, int] | None = None,
+                 spent: list | None = None) -> dict:
     """Extract, in an extraction worker and under the memory limit, its pages of a file:
     those it takes from ``queue`` when ``request`` names a ``file`` number (the workers of
     a file share its pages out as each gets free, :func:`_taken_pages`), else every page.
@@ -1489,7 +1515,7 @@ def _child_reply(data: bytes, request: dict, queue: tuple[int, int] | None = Non
         pass  # no /proc or no rlimits: the time limit still holds
     try:
         pdf, warnings = _open_checked(data, name, request["password"], limits)
-        with pdf:
+        try:
             memory = f"the memory limit of {limits.memory_mb} MB"
             if file is None:
                 indices: Iterable[int] = range(pdf.page_count)
@@ -1497,7 +1523,12 @@ def _child_reply(data: bytes, request: dict, queue: tuple[int, int] | None = Non
                 raise DocumentError(f"{name}: the extraction worker has no page queue to share the pages by")
             else:
                 indices = _taken_pages(queue, int(file), pdf.page_count)
-            pages = _extract_pages(pdf, name, indices, memory)
+            pages = _extract_pages(pdf, name, indices, memory, spent)
+        finally:
+            if spent is None:
+                pdf.close()
+            else:  # closed with its pages' objects once the reply is out
+                spent.append(pdf)
         return {"status": "ok", "warnings": warnings, "pages": pages}
     except QuotelocateError as exc:
         return {"status": "error", "error": type(exc).__name__, "message": str(exc)}
@@ -1624,9 +1655,10 @@ def _serve_extraction(rfd: int, wfd: int, queue: tuple[int, int] | None = None) 
         if len(data) != size:
             return
         _write_all(wfd, b"+")  # the file is in: from here on, a death is the file's doing
+        spent: list = []  # the pages' pymupdf objects, freed once the reply is out
         try:
             with collector_paused():  # many objects, no cycles
-                reply = _child_reply(data, request, queue)
+                reply = _child_reply(data, request, queue, spent)
                 blob = _encode_reply(reply)
         except MemoryError:
             reply, blob = {"status": "memory"}, b'{"status": "memory"}\n'
@@ -1640,6 +1672,7 @@ def _serve_extraction(rfd: int, wfd: int, queue: tuple[int, int] | None = None) 
         # the pages' objects are freed now, after the reply went out and while the caller
         # reads it, not when the next file's reply takes the name (on that file's time)
         del blob, reply
+        _release(spent)
         if last:
             return
 

@@ -496,11 +496,11 @@ def test_when_both_children_fail_the_lowest_page_is_reported(tmp_path, monkeypat
     monkeypatch.setattr(document_module, "_children", lambda: 2)
     real = document_module._extract_pages
 
-    def failing(pdf, name, indices, memory="the memory available"):
+    def failing(pdf, name, indices, memory="the memory available", spent=None):
         for i in indices:
             if i + 1 in (2, 3):  # page 2 in one child, page 3 in the other
                 raise quotelocate.errors.DocumentError(f"{name}: page {i + 1}: text extraction failed (boom)")
-        return real(pdf, name, indices, memory)
+        return real(pdf, name, indices, memory, spent)
 
     monkeypatch.setattr(document_module, "_extract_pages", failing)
     path = tmp_path / "three.pdf"
@@ -691,12 +691,12 @@ def _two_workers_first_page_held(monkeypatch, seconds: float, log: Path | None =
     monkeypatch.setattr(document_module, "_children", lambda: 2)
     real = document_module._extract_pages
 
-    def held(pdf, name, indices, memory="the memory available"):
+    def held(pdf, name, indices, memory="the memory available", spent=None):
         records = []
         for index in indices:
             if index == 0:
                 time.sleep(seconds)
-            records += real(pdf, name, [index], memory)
+            records += real(pdf, name, [index], memory, spent)
             if log is not None:
                 with open(log / str(os.getpid()), "a") as f:
                     f.write(f"{index}\n")
@@ -899,3 +899,33 @@ def test_an_extracted_line_makes_its_spans_when_asked_and_they_are_the_spans_it_
     assert fresh.spans == ()
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         line.nothing  # noqa: B018
+
+
+def test_a_worker_frees_its_pages_objects_after_its_reply_and_holds_only_so_many():
+    """The pages' pymupdf objects outlive their page only until the reply is out, and a
+    long file never has more than SPENT_PAGES pages' worth of them alive; the records
+    are the same either way."""
+    data = cat.many_pages_pdf(document_module.SPENT_PAGES + 8)
+    request = {"name": "many.pdf", "password": None, "limits": [30, 1024, 1000, 10**9]}
+    spent: list = []
+    kept = document_module._child_reply(data, request, None, spent)
+    plain = document_module._child_reply(data, request, None)
+    assert kept["status"] == plain["status"] == "ok"
+    assert kept["pages"] == plain["pages"] and len(kept["pages"]) == document_module.SPENT_PAGES + 8
+    pages = [item for item in spent if isinstance(item, tuple)]
+    (pdf,) = [item for item in spent if isinstance(item, pymupdf.Document)]
+    assert len(pages) == document_module.SPENT_PAGES  # the earliest were freed on the way
+    assert [page.number for page, _, _ in pages] == list(range(8, document_module.SPENT_PAGES + 8))
+    assert not pdf.is_closed  # closed only once the reply is out
+    document_module._release(spent)
+    assert spent == [] and pdf.is_closed
+
+
+def test_a_failing_file_still_leaves_its_document_to_be_closed():
+    request = {"name": "a.pdf", "password": None, "limits": [30, 1024, 1000, 10**9], "file": 1}
+    spent: list = []
+    reply = document_module._child_reply(cat.text_pdf("One.", "Two."), request, None, spent)
+    assert reply["status"] == "error"  # no page queue to share the pages by
+    (pdf,) = spent
+    document_module._release(spent)
+    assert pdf.is_closed
