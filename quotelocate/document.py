@@ -1370,9 +1370,13 @@ def _reply_header(blob: bytes) -> dict:
     return header
 
 
+_MALFORMED = (ValueError, TypeError, KeyError, UnicodeDecodeError)
+"""What decoding a malformed reply raises (:func:`_decode_reply`)."""
+
+
 def _decode_reply(blob: bytes) -> tuple[list[list], list[str]]:
-    """The page records and warnings of one child's ``ok`` reply; ValueError, TypeError,
-    KeyError or UnicodeDecodeError when it is malformed."""
+    """The page records and warnings of one child's ``ok`` reply; one of
+    :data:`_MALFORMED` when it is malformed."""
     head, _, payload = blob.partition(b"\n")
     header = json.loads(head)
     n_text, n_lines, n_spans = (int(v) for v in header["sizes"])
@@ -1400,7 +1404,7 @@ def _decode_early(blob: bytes) -> tuple[list[list], list[str]] | None:
     :func:`_decode_replies` decodes it again, and says so)."""
     try:
         return _decode_reply(blob)
-    except (ValueError, TypeError, KeyError, UnicodeDecodeError):
+    except _MALFORMED:
         return None
 
 
@@ -1422,7 +1426,7 @@ def _decode_replies(blobs: Sequence[bytes], name: str,
         # in page order: which worker took which page changes from run to run, and what
         # is kept of an extraction (a cache entry) must not
         records.sort(key=lambda record: int(record[0]))
-    except (ValueError, TypeError, KeyError, UnicodeDecodeError):
+    except _MALFORMED:
         raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
     return records, warnings
 
