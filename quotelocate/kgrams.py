@@ -64,17 +64,14 @@ class KgramIndex:
         # the least significant); modulo the prime that is the sum of code unit j times
         # that power's residue. A code unit is below 2**21 and a residue below 2**30, so
         # the K products sum below 2**54: one modulo at the end, not one per code unit
-        shift, prime = np.uint64(32), np.uint64(_PRIME)
+        prime = np.uint64(_PRIME)
         h = np.zeros(m, dtype=np.uint64)
         for j in range(K):
             place = j if _LITTLE else K - 1 - j
             h += wide[j : j + m] * np.uint64(pow(2, 32 * place, _PRIME))
         h %= prime
-        # sort (hash, position) pairs packed in one number (hash above bit 32): the
-        # order of a stable argsort by hash, at the cost of a plain sort
-        keys = np.sort((h << shift) | np.arange(m, dtype=np.uint64))
-        order = (keys & np.uint64(0xFFFFFFFF)).astype(np.int64)
-        ranked = keys >> shift
+        order = _hash_order(h)
+        ranked = h[order]
         # neighbours in hash order with the same hash but a different k-gram
         pairs = np.flatnonzero(ranked[1:] == ranked[:-1])
         # each position's k-gram as K // 2 eight-byte words read straight from the
@@ -131,6 +128,21 @@ class KgramIndex:
     def __len__(self) -> int:
         """How many positions are indexed (one per k-gram of the text)."""
         return len(self._order)
+
+
+def _hash_order(h: np.ndarray) -> np.ndarray:
+    """The positions ``0 .. len(h) - 1`` in ascending order of their hash ``h`` (each
+    below 2**30), equal hashes in ascending position: a stable sort, made as two
+    passes of numpy's radix sort over 15 bits each (a stable sort of 16-bit keys
+    is a counting sort, linear in the length). A plain sort of the hash and
+    position packed in one 64-bit number gives the same order at about three times
+    the cost on a paper's text."""
+    import numpy as np
+
+    low = (h & np.uint64(0x7FFF)).astype(np.uint16)
+    high = (h >> np.uint64(15)).astype(np.uint16)
+    first = np.argsort(low, kind="stable")
+    return first[np.argsort(high[first], kind="stable")].astype(np.int64, copy=False)
 
 
 def _buckets(ranked: np.ndarray, m: int) -> tuple[int, array]:

@@ -82,3 +82,18 @@ def test_the_largest_code_points_hash_as_a_lookup_does() -> None:
     index = kgram_index(text)
     for gram, positions in reference(text).items():
         assert index.get(gram, ()) == positions
+
+
+def test_the_hash_order_is_a_stable_sort_by_hash() -> None:
+    # the radix passes must give what a stable argsort by hash gives: hashes in every
+    # 15-bit half (near the prime too), many shared by several positions, and the
+    # smallest lengths
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for m in (0, 1, 2, 17, 5000):
+        for high in (kgrams._PRIME, 1 << 15, 40):  # all bits, the low half only, many equal
+            h = rng.integers(0, high, m, dtype=np.uint64)
+            got = kgrams._hash_order(h)
+            assert got.dtype == np.int64
+            assert np.array_equal(got, np.argsort(h, kind="stable")), (m, high)
