@@ -344,7 +344,8 @@ class Document:
                 except (TypeError, ValueError, KeyError, IndexError, AttributeError):
                     raise DocumentError(f"{name}: the extraction worker sent a malformed reply") from None
         if key is not None:
-            cache.put(key, {"pages": records, "warnings": [w.replace(name, _NAME_MARK) for w in warnings]})
+            pages = [[list(v) if isinstance(v, array) else v for v in record] for record in records]
+            cache.put(key, {"pages": pages, "warnings": [w.replace(name, _NAME_MARK) for w in warnings]})
             object.__setattr__(doc, "_extraction_cache", cache)
         return doc
 
@@ -1383,10 +1384,12 @@ def _decode_reply(blob: bytes) -> tuple[list[list], list[str]]:
     if min(n_text, n_lines, n_spans) < 0 or n_lines % 8 or n_spans % 8 or n_text + n_lines + n_spans != len(payload):
         raise ValueError("sizes do not match the payload")
     text = payload[:n_text].decode("utf-8", "surrogatepass")
-    lines, spans = array("d"), array("d")
-    lines.frombytes(payload[n_text : n_text + n_lines])
-    spans.frombytes(payload[n_text + n_lines :])
-    flat, flat_spans = lines.tolist(), spans.tolist()
+    # the numbers stay packed doubles (no float object each): a page's slice of them is
+    # a copy of its bytes, and a line's spans are made from them only when asked for
+    flat, flat_spans = array("d"), array("d")
+    view = memoryview(payload)
+    flat.frombytes(view[n_text : n_text + n_lines])
+    flat_spans.frombytes(view[n_text + n_lines :])
     records: list[list] = []
     t = l = s = 0
     for number, chars, width, height, rotation, n_line, fonts, n_span, hidden, markers, glyphs in header["pages"]:

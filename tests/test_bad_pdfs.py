@@ -901,6 +901,26 @@ def test_an_extracted_line_makes_its_spans_when_asked_and_they_are_the_spans_it_
         line.nothing  # noqa: B018
 
 
+def test_a_decoded_reply_keeps_its_numbers_packed_and_assembles_as_extracted_here():
+    """A worker's numbers stay machine doubles after decoding (a page's slice of them,
+    not a float object each), and the document made from them equals the in-process
+    one, spans included; a line of the decoded document makes its spans from them."""
+    from array import array
+
+    data = cat.text_pdf(*cat.THREE_PAGES)
+    records, warnings = document_module._extract_here(data, "three.pdf", None, document_module.DEFAULT_LIMITS,
+                                                      isolated=False)
+    blob = document_module._encode_reply({"status": "ok", "warnings": warnings, "pages": records})
+    decoded, _ = document_module._decode_replies([blob], "three.pdf")
+    assert all(type(r[5]) is array and type(r[7]) is array and r[5].typecode == r[7].typecode == "d"
+               for r in decoded)
+    assert [list(r[5]) for r in decoded] == [r[5] for r in records]
+    here = document_module._assemble("three.pdf", data, records, warnings, False)
+    there = document_module._assemble("three.pdf", data, decoded, warnings, False)
+    assert (there.text, there.pages, there.lines) == (here.text, here.pages, here.lines)  # lines compare spans too
+    assert all(ln.spans for ln in there.lines)
+
+
 def test_a_worker_frees_its_pages_objects_after_its_reply_and_holds_only_so_many():
     """The pages' pymupdf objects outlive their page only until the reply is out, and a
     long file never has more than SPENT_PAGES pages' worth of them alive; the records
