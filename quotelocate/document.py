@@ -1162,9 +1162,12 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         if page_hidden:
             hidden.extend((offset + int(a), offset + int(b)) for a, b in page_hidden)
             hidden_pages.append(number)
-        visible = len("".join(page_text.split()))
         bad = page_text.count("\ufffd")
-        verifiable = visible > 0 and bad < NO_TEXT_FRACTION * visible
+        if bad:
+            visible = len("".join(page_text.split()))
+            verifiable = visible > 0 and bad < NO_TEXT_FRACTION * visible
+        else:  # the usual page: usable when anything but whitespace is on it (one C scan)
+            verifiable = not page_text.isspace() and bool(page_text)
         if not verifiable:
             textless.append(number)
         pages.append(Page(number, offset, offset + len(page_text), width, height, rotation, verifiable))

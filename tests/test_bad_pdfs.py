@@ -921,6 +921,25 @@ def test_a_decoded_reply_keeps_its_numbers_packed_and_assembles_as_extracted_her
     assert all(ln.spans for ln in there.lines)
 
 
+@pytest.mark.parametrize("text,usable", [
+    ("Words.\n", True),
+    ("", False),
+    ("  \n\u2003\n\u3000\n", False),  # only whitespace, some of it beyond ASCII
+    ("ab\ufffd cd\n", True),  # a little unmapped text among words
+    ("a\ufffd\n", False),  # half of what is visible is unmapped
+    ("\ufffd\ufffd\n", False),
+])
+def test_a_page_is_usable_when_enough_of_it_is_visible_mapped_text(text, usable):
+    """A page is verifiable when it shows anything but whitespace, of which less than
+    half is unmapped glyphs; the page with no unmapped glyph is decided by a scan that
+    stops at its first visible character, with the same answer."""
+    record = [1, text, 612.0, 792.0, 0, [], [], [], [], [], []]
+    other = [2, "Other page.\n", 612.0, 792.0, 0, [], [], [], [], [], []]
+    doc = document_module._assemble("p.pdf", b"%PDF-", [record, other], [], True)
+    assert doc.pages[0].verifiable is usable
+    assert doc.pages[1].verifiable
+
+
 def test_a_worker_frees_its_pages_objects_after_its_reply_and_holds_only_so_many():
     """The pages' pymupdf objects outlive their page only until the reply is out, and a
     long file never has more than SPENT_PAGES pages' worth of them alive; the records
