@@ -940,6 +940,46 @@ def test_a_page_is_usable_when_enough_of_it_is_visible_mapped_text(text, usable)
     assert doc.pages[1].verifiable
 
 
+def test_a_worker_writes_its_reply_and_frees_its_pages_before_the_collector_runs_again(monkeypatch):
+    """The collector stays paused from the extraction until the pages' objects are
+    freed: a collection as the extraction ends would walk every span dict still kept
+    before the reply went out. Once they are freed it runs again."""
+    import gc
+    import json
+
+    seen: list[tuple[str, bool]] = []
+    real_write, real_release = document_module._write_all, document_module._release
+
+    def write(fd, data):
+        seen.append(("write", gc.isenabled()))
+        real_write(fd, data)
+
+    def release(spent):
+        seen.append(("release", gc.isenabled()))
+        real_release(spent)
+
+    monkeypatch.setattr(document_module, "_write_all", write)
+    monkeypatch.setattr(document_module, "_release", release)
+    data = cat.text_pdf(*cat.THREE_PAGES)
+    request = {"name": "three.pdf", "password": None, "limits": [30, 1024, 100, 10**9], "size": len(data)}
+    to_worker, from_caller = os.pipe()[::-1]
+    from_worker, to_caller = os.pipe()
+    document_module._widen(to_worker, to_caller)
+    os.write(to_worker, json.dumps(request).encode() + b"\n" + data)
+    os.close(to_worker)  # the worker returns after this one request
+    assert gc.isenabled()
+    document_module._serve_extraction(from_caller, to_caller)
+    os.close(to_caller)
+    reply = b""
+    while chunk := os.read(from_worker, 1 << 20):
+        reply += chunk
+    os.close(from_worker)
+    assert reply[:1] == b"+" and b'"status": "ok"' in reply
+    assert [what for what, _ in seen] == ["write", "write", "write", "release"]  # "+", length, reply; then free
+    assert seen[1:] == [("write", False), ("write", False), ("release", False)]
+    assert gc.isenabled()
+
+
 def test_a_worker_frees_its_pages_objects_after_its_reply_and_holds_only_so_many():
     """The pages' pymupdf objects outlive their page only until the reply is out, and a
     long file never has more than SPENT_PAGES pages' worth of them alive; the records
