@@ -1680,8 +1680,11 @@ def _serve_extraction(rfd: int, wfd: int, queue: tuple[int, int] | None = None) 
             # worker's last reply, and it says so (the caller must not send it another file)
             last = (reply.get("status") == "memory" or reply.get("error") == "ExtractionLimitError"
                     or _resident_bytes() - start > WORKER_RECYCLE_MB * 1024 * 1024)
-            _write_all(wfd, b"%d%s\n" % (len(blob), b" last" if last else b""))
-            _write_all(wfd, blob)
+            # the length line and the reply in one write: written apart, the caller woke
+            # for the line alone, and a worker that lost its core between the two writes
+            # (the other worker and the caller at work on two cores) kept the reply back
+            # for a scheduler slice, 3-5 ms
+            _write_all(wfd, b"%d%s\n%s" % (len(blob), b" last" if last else b"", blob))
             # the pages' objects are freed now, after the reply went out and while the caller
             # reads it, not when the next file's reply takes the name (on that file's time)
             del blob, reply
