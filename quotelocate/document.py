@@ -817,6 +817,18 @@ _UNNAMED = "\x00"
 (no font name holds a NUL: a PDF name cannot)."""
 
 
+def _font_name(pdf, xref: int) -> str:
+    """The name ``page.get_fonts()`` gives font ``xref``: its ``/BaseFont``, else its
+    ``/Name``, decoded and escaped as pymupdf does; read from the font's dictionary
+    alone, without the rest of what get_fonts works out for every font of a page."""
+    mupdf = pymupdf.mupdf
+    font = mupdf.pdf_load_object(mupdf.pdf_document_from_fz_document(pdf.this), xref)
+    name = mupdf.pdf_dict_get(font, mupdf.PDF_ENUM_NAME_BaseFont)
+    if not name.m_internal or mupdf.pdf_is_null(name):
+        name = mupdf.pdf_dict_get(font, mupdf.PDF_ENUM_NAME_Name)
+    return str(pymupdf.JM_EscapeStrFromStr(mupdf.pdf_to_name(name)))
+
+
 def _one_glyph_fonts(pdf, page, known: dict[int, str | None]) -> dict[str, int]:
     """Names (as spans give them, without the subset tag) of the page's fonts that encode
     a single character code (``/FirstChar`` equal to ``/LastChar``): the "pi" fonts a
@@ -824,9 +836,10 @@ def _one_glyph_fonts(pdf, page, known: dict[int, str | None]) -> dict[str, int]:
     each with its xref. ``known``: font xref -> its name when it is such a font, else
     None, for the fonts of the pages before.
 
-    The page's font xrefs come from a lean walk of its resources; ``page.get_fonts()``,
-    which costs several times more, is asked only for the names of one-glyph fonts not
-    seen before (or when the walk fails)."""
+    The page's font xrefs come from a lean walk of its resources, and a one-glyph font
+    met for the first time is named from its own dictionary (:func:`_font_name`);
+    ``page.get_fonts()``, which works out the type, encoding and file extension of every
+    font of the page, is asked only when the walk or a name cannot be read."""
     try:
         xrefs: list[int] | None = _page_font_xrefs(pdf, page.number)
     except Exception:  # what the walk cannot read, get_fonts reads or reports
@@ -835,6 +848,11 @@ def _one_glyph_fonts(pdf, page, known: dict[int, str | None]) -> dict[str, int]:
         for xref in xrefs:
             if xref not in known:
                 known[xref] = _UNNAMED if _one_code(pdf, xref) else None
+            if known[xref] == _UNNAMED:
+                try:
+                    known[xref] = _font_name(pdf, xref).split("+", 1)[-1]
+                except Exception:  # left for get_fonts to name, or to report
+                    pass
         if all(known[xref] != _UNNAMED for xref in xrefs):
             return {known[xref]: xref for xref in xrefs if known[xref]}  # type: ignore[misc]
     names: dict[str, int] = {}

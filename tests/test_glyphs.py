@@ -411,17 +411,41 @@ def test_the_lean_font_walk_lists_what_get_fonts_lists(name):
 
 
 def test_a_new_one_glyph_font_is_named_as_get_fonts_names_it(monkeypatch):
-    """The walk finds the xrefs; the name of a one-glyph font met for the first time comes
-    from get_fonts, once, and later pages with only known fonts never ask it."""
+    """The walk finds the xrefs and a one-glyph font met for the first time is named
+    from its own dictionary, as get_fonts names it, without asking get_fonts; when a
+    name cannot be read, get_fonts is asked, once, and names it the same."""
     from quotelocate import document as D
 
     pdf = pymupdf.open(stream=corpus_document(PMJ)._pdf, filetype="pdf")
     real, asked = pymupdf.Page.get_fonts, []
     monkeypatch.setattr(pymupdf.Page, "get_fonts", lambda self, *a, **k: asked.append(self.number) or real(self, *a, **k))
+    expected = {str(e[3]).split("+", 1)[-1]: e[0] for e in real(pdf[0]) if D._one_code(pdf, e[0])}
     known: dict = {}
     first = D._one_glyph_fonts(pdf, pdf[0], known)
-    assert first and asked == [0]
-    expected = {str(e[3]).split("+", 1)[-1]: e[0] for e in real(pdf[0]) if D._one_code(pdf, e[0])}
-    assert first == expected
-    again = D._one_glyph_fonts(pdf, pdf[0], known)
-    assert again == first and asked == [0]  # every font of the page is known now
+    assert first and first == expected and asked == []
+    assert D._one_glyph_fonts(pdf, pdf[0], known) == first and asked == []
+
+    def unreadable(pdf, xref):
+        raise RuntimeError("a damaged font dictionary")
+
+    monkeypatch.setattr(D, "_font_name", unreadable)
+    known = {}
+    assert D._one_glyph_fonts(pdf, pdf[0], known) == expected and asked == [0]
+    assert D._one_glyph_fonts(pdf, pdf[0], known) == expected and asked == [0]  # every font is known now
+
+
+@pytest.mark.parametrize("name", ALL_PAPERS)
+def test_every_font_is_named_as_get_fonts_names_it(name):
+    """The name read from a font's own dictionary is get_fonts's, for every font of every
+    page of the twelve papers."""
+    from quotelocate.data.papers import find_paper, papers_search_path
+    from quotelocate.document import _font_name
+
+    found = find_paper(name) or next(
+        (f / "corpus" / name for f in papers_search_path() if (f / "corpus" / name).is_file()), None)
+    assert found is not None, f"{name} is not on the papers search path; set QUOTELOCATE_PAPERS"
+    with pymupdf.open(found) as pdf:
+        entries = [entry for page in pdf for entry in page.get_fonts() if entry[0]]
+        assert entries
+        for entry in entries:
+            assert _font_name(pdf, entry[0]) == entry[3], (name, entry)
