@@ -1185,7 +1185,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
             visible = len("".join(page_text.split()))
             verifiable = visible > 0 and bad < NO_TEXT_FRACTION * visible
         else:  # the usual page: usable when anything but whitespace is on it (one C scan)
-            verifiable = not page_text.isspace() and bool(page_text)
+            verifiable = bool(page_text) and not page_text.isspace()
         if not verifiable:
             textless.append(number)
         pages.append(Page(number, offset, offset + len(page_text), width, height, rotation, verifiable))
@@ -1701,7 +1701,7 @@ def _serve_extraction(rfd: int, wfd: int, queue: tuple[int, int] | None = None) 
             # the length line and the reply in one write: written apart, the caller woke
             # for the line alone, and a worker that lost its core between the two writes
             # (the other worker and the caller at work on two cores) kept the reply back
-            # for a scheduler slice, 3-5 ms
+            # for a scheduler slice, two or three milliseconds
             _write_all(wfd, b"%d%s\n%s" % (len(blob), b" last" if last else b"", blob))
             # the pages' objects are freed now, after the reply went out and while the caller
             # reads it, not when the next file's reply takes the name (on that file's time)
