@@ -1370,17 +1370,26 @@ def _encode_reply(reply: dict) -> bytes:
     if reply.get("status") != "ok":
         return json.dumps(reply).encode() + b"\n"
     heads, texts = [], []
-    lines, spans = array("d"), array("d")
+    lines: list = []
+    spans: list = []
     for number, text, width, height, rotation, flat, fonts, flat_spans, hidden, markers, glyphs in reply["pages"]:
         texts.append(text)
         heads.append([number, len(text), width, height, rotation, len(flat), fonts, len(flat_spans), hidden, markers,
                       glyphs])
-        lines.extend(flat)
-        spans.extend(flat_spans)
+        lines += flat
+        spans += flat_spans
     body = "".join(texts).encode("utf-8", "surrogatepass")
     header = {"status": "ok", "warnings": reply["warnings"], "pages": heads,
               "sizes": [len(body), 8 * len(lines), 8 * len(spans)]}
-    return b"".join((json.dumps(header).encode(), b"\n", body, lines.tobytes(), spans.tobytes()))
+    # struct packs a list of numbers, ints among them, as native doubles in one C loop,
+    # two to three times as fast as array.extend (the same bytes): the encoding is the
+    # last step of a worker's extraction, on the way of every open
+    return b"".join((json.dumps(header).encode(), b"\n", body, _doubles(lines), _doubles(spans)))
+
+
+def _doubles(numbers: Sequence[float]) -> bytes:
+    """``numbers`` as native doubles (what ``array("d", numbers).tobytes()`` gives)."""
+    return struct.pack(f"{len(numbers)}d", *numbers)
 
 
 def _reply_header(blob: bytes) -> dict:

@@ -553,6 +553,17 @@ def test_a_reply_keeps_text_and_numbers_exactly():
             assert [repr(float(v)) for v in got[i]] == [repr(float(v)) for v in sent[i]]
 
 
+def test_numbers_are_packed_as_an_array_of_doubles_packs_them():
+    """A reply's numbers (ints among floats, signed zeros, the extremes, NaN) are the
+    bytes array("d") makes of them, whichever way they are packed."""
+    from array import array
+
+    numbers = [0, 3, -1, 2**53, 0.1, -0.0, 1 / 3, 1e-300, -1e308, float("inf"), float("-inf"), float("nan"), 7.25]
+    assert document_module._doubles(numbers) == array("d", numbers).tobytes()
+    assert document_module._doubles([]) == b""
+    assert document_module._doubles(array("d", numbers)) == array("d", numbers).tobytes()
+
+
 @pytest.mark.parametrize("damage", ["cut", "sizes", "font", "spans", "offset", "nan", "negative"])
 def test_a_malformed_child_reply_is_a_document_error(damage, monkeypatch):
     """A child a hostile PDF took over may send anything: a reply whose sizes do not add
