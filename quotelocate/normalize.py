@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 import re
 import sys
@@ -739,6 +740,136 @@ def _apply_text(text: str, edits: Sequence[Edit]) -> str:
 
 
 # ---------------------------------------------------------------------------------------
+# Scanning a document's text
+
+_SCAN_MIN_CHARS = _ARRAY_MIN_CHARS
+"""From this many characters on, a rule finds the characters it acts on from the text's
+code points in numpy (:class:`_Scan`) rather than with a pattern: ``re`` steps through
+a pattern that opens with a character class one character at a time (about 10 ns a
+character, half a millisecond on a paper, per rule), where numpy compares every code
+point at once. Shorter texts (quotes) keep the patterns, whose set-up costs nothing."""
+
+
+class _Scan:
+    """A text's code points as a numpy array, and where the characters with a property
+    are: a table lookup for the ASCII ones, the property itself asked once per distinct
+    non-ASCII character (a paper has a few dozen), then those found among the few
+    positions that hold one."""
+
+    __slots__ = ("_high", "_high_at", "codes", "text")
+
+    def __init__(self, text: str) -> None:
+        import numpy as np
+
+        self.text = text
+        self.codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        self._high_at = None
+        self._high: list[int] | None = None
+
+    def high_at(self):
+        """Positions of the characters above ASCII (a numpy array, ascending)."""
+        if self._high_at is None:
+            import numpy as np
+
+            self._high_at = np.flatnonzero(self.codes > 0x7F)
+        return self._high_at
+
+    def high(self) -> list[int]:
+        """The distinct code points above ASCII, ascending."""
+        if self._high is None:
+            import numpy as np
+
+            self._high = np.unique(self.codes[self.high_at()]).tolist()
+        return self._high
+
+    def positions(self, has: Callable[[str], bool]):
+        """Where the characters ``has`` (a function of one character) are: a numpy
+        array of positions, ascending."""
+        import numpy as np
+
+        codes = self.codes
+        table = _ascii_table(has)
+        # np.take: a fancy index of the table costs three times as much
+        mask = np.take(table, np.minimum(codes, 0x80)) if table.any() else None
+        extra = [c for c in self.high() if has(chr(c))]
+        if extra:
+            at = self.high_at()
+            values = codes[at]
+            hit = values == extra[0]
+            for c in extra[1:]:  # a few; np.isin costs more over any length
+                hit |= values == c
+            if mask is None:
+                return at[hit]
+            mask[at[hit]] = True
+        return np.flatnonzero(mask) if mask is not None else np.zeros(0, dtype=np.intp)
+
+    def line_end_hyphens(self) -> list[int]:
+        """Ascending positions of every hyphen (``-``, U+2010, soft hyphen) followed by
+        nothing but spaces, tabs and carriage returns up to a newline: where a pattern
+        for a line-end hyphen (``[-...][ \\t\\r]*\\n...``) can match."""
+        import numpy as np
+
+        codes = self.codes
+        at = np.flatnonzero(codes == 0x0A) - 1
+        at = at[at >= 0]
+        while len(at):  # back over the blanks before each newline (few lines end in one)
+            c = codes[at]
+            blank = (c == 0x20) | (c == 0x09) | (c == 0x0D)
+            if not blank.any():
+                break
+            at = at - blank
+            at = at[at >= 0]
+        c = codes[at]
+        return at[(c == 0x2D) | (c == 0x2010) | (c == 0xAD)].tolist()
+
+
+@functools.cache
+def _ascii_table(has: Callable[[str], bool]):
+    """``has`` of each ASCII character, and False at index 128 (where
+    :meth:`_Scan.positions` puts every other character before asking about it)."""
+    import numpy as np
+
+    return np.array([bool(has(chr(c))) for c in range(0x80)] + [False], dtype=bool)
+
+
+_last_scan: _Scan | None = None
+
+
+def _scan(text: str) -> _Scan:
+    """The scan of ``text``, kept for the last text asked: the rules of one
+    :func:`normalize` see the same text until one of them edits it."""
+    global _last_scan
+    last = _last_scan
+    if last is not None and last.text is text:
+        return last
+    last = _last_scan = _Scan(text)
+    return last
+
+
+def _matches_at(pattern: re.Pattern[str], text: str, starts: Sequence[int]) -> list[re.Match[str]]:
+    """What ``pattern.finditer(text)`` finds, for a pattern that can match only at
+    ``starts`` (ascending) and whose matches never hold another of them: each is tried
+    there (a lookbehind still sees the text before it)."""
+    found = []
+    end = 0
+    for at in starts:
+        if at < end:
+            continue
+        m = pattern.match(text, at)
+        if m is not None:
+            found.append(m)
+            end = m.end()
+    return found
+
+
+def _break_matches(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern that opens with a line-end hyphen."""
+    if len(text) < _SCAN_MIN_CHARS:
+        return list(pattern.finditer(text))
+    return _matches_at(pattern, text, _scan(text).line_end_hyphens())
+
+
+# ---------------------------------------------------------------------------------------
 # The rules
 
 _LETTER = r"[^\W\d_]"
@@ -863,8 +994,7 @@ def compose_accents(text: str) -> list[Edit]:
     edits: list[Edit] = []
     used = -1  # last text position consumed by an edit
     n = len(text)
-    for m in _ACCENT_RE.finditer(text):
-        i = m.start()
+    for i in _accent_positions(text):
         if i <= used:
             continue
         accent = text[i]
@@ -928,8 +1058,21 @@ def _glyph_edits(state: Normalized | NormalizedArrays, glyphs: Sequence[tuple[in
     return [(i, e, drawn[int(state.starts[i])], UNICODE) for i, e in spans]
 
 
+def _accent_positions(text: str) -> list[int]:
+    if len(text) < _SCAN_MIN_CHARS:
+        return [m.start() for m in _ACCENT_RE.finditer(text)]
+    return _scan(text).positions(_is_spacing_accent).tolist()
+
+
+def _is_spacing_accent(ch: str) -> bool:
+    return ch in SPACING_ACCENTS
+
+
 def rule_accents(text: str, rules: Rules, ctx: Context) -> list[Edit]:
-    if not _ACCENT_RE.search(text):
+    if len(text) < _SCAN_MIN_CHARS:
+        if not _ACCENT_RE.search(text):
+            return []
+    elif not len(_scan(text).positions(_is_spacing_accent)):
         return []
     return compose_accents(text)
 
@@ -954,10 +1097,11 @@ def rule_math_spacing(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         return []
     n = len(text)
     spaces: set[int] = set()
-    for m in _MATH_CANDIDATE.finditer(text):
-        i = m.start()
-        if not _is_math(text[i]):
-            continue
+    if n < _SCAN_MIN_CHARS:
+        symbols = [m.start() for m in _MATH_CANDIDATE.finditer(text) if _is_math(m.group())]
+    else:
+        symbols = _scan(text).positions(_is_math).tolist()
+    for i in symbols:
         if i >= 2 and text[i - 1] == " " and (_is_word(text[i - 2]) or _is_math(text[i - 2])):
             spaces.add(i - 1)
         if i + 2 < n and text[i + 1] == " " and _is_word(text[i + 2]):
@@ -997,6 +1141,21 @@ def rule_invisible(text: str, rules: Rules, ctx: Context) -> list[Edit]:
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
 
+def _non_ascii_runs(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every run of non-ASCII characters, in order."""
+    if len(text) < _SCAN_MIN_CHARS:
+        return [m.span() for m in _NON_ASCII_RUN.finditer(text)]
+    import numpy as np
+
+    at = _scan(text).high_at()
+    if not len(at):
+        return []
+    cut = np.flatnonzero(np.diff(at) > 1)
+    starts = np.concatenate((at[:1], at[cut + 1]))
+    ends = np.concatenate((at[cut], at[-1:])) + 1
+    return list(zip(starts.tolist(), ends.tolist()))
+
+
 def rule_unicode(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if rules.unicode == "ligatures":
         return [(m.start(), m.end(), LIGATURES[m.group()], UNICODE) for m in _LIGATURE_RE.finditer(text)]
@@ -1008,22 +1167,44 @@ def rule_unicode(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         # Every cluster holds a non-ASCII character and lies within a run of them plus
         # the one character before (its base): searching only there finds the same
         # clusters without trying the pattern at every ASCII position of the text.
-        for run in _NON_ASCII_RUN.finditer(text):
-            start, end = run.span()
-            for m in clusters.finditer(text, max(start - 1, 0), end):
-                cluster = m.group()
-                folded = _nfkc_cluster(cluster)
-                if folded != cluster:
-                    edits.append((m.start(), m.end(), folded, UNICODE))
+        # The base takes part only when the run opens with a combining mark; any other
+        # run's edits depend on its own characters alone, and a paper repeats few
+        # distinct runs (a curly quote, a dash, a ligature): each is searched once.
+        known: dict[str, list[tuple[int, int, str]]] = {}
+        for start, end in _non_ascii_runs(text):
+            run = text[start:end]
+            if start and _is_mark(run[0]):
+                for m in clusters.finditer(text, start - 1, end):
+                    cluster = m.group()
+                    folded = _nfkc_cluster(cluster)
+                    if folded != cluster:
+                        edits.append((m.start(), m.end(), folded, UNICODE))
+                continue
+            found = known.get(run)
+            if found is None:
+                found = known[run] = []
+                for m in clusters.finditer(run):
+                    cluster = m.group()
+                    folded = _nfkc_cluster(cluster)
+                    if folded != cluster:
+                        found.append((m.start(), m.end(), folded))
+            for s, e, folded in found:
+                edits.append((start + s, start + e, folded, UNICODE))
         return edits
     return []
 
 
 def rule_quotes(text: str, rules: Rules, ctx: Context) -> list[Edit]:
-    return [
-        (m.start(), m.end(), "'" if m.group() in _SINGLE_QUOTES else '"', QUOTES)
-        for m in _QUOTE_RE.finditer(text)
-    ]
+    if len(text) < _SCAN_MIN_CHARS:
+        return [
+            (m.start(), m.end(), "'" if m.group() in _SINGLE_QUOTES else '"', QUOTES)
+            for m in _QUOTE_RE.finditer(text)
+        ]
+    return [(i, i + 1, "'" if text[i] in _SINGLE_QUOTES else '"', QUOTES) for i in _scan(text).positions(_is_curly_quote).tolist()]
+
+
+def _is_curly_quote(ch: str) -> bool:
+    return ch in _SINGLE_QUOTES or ch in _DOUBLE_QUOTES
 
 
 # A line-end hyphen before a connector: "pre-\nand post-", "first-\n, second-"
@@ -1038,7 +1219,7 @@ def suspended_breaks(text: str, *, evidence: bool = True) -> list[tuple[int, int
     word follows within three words ("pre-\\nand post-training", "first-\\n, second-").
     The evidence must lie in ``text``: a quote that stops before it reads the break as
     an ordinary line-end hyphen, unless ``evidence=False`` (every such break)."""
-    return [(m.start(), m.end(2)) for m in _SUSPENDED_BREAK.finditer(text)
+    return [(m.start(), m.end(2)) for m in _break_matches(_SUSPENDED_BREAK, text)
             if not evidence or _LATER_COMPOUND.match(text, m.end(), m.end() + 80)]
 
 
@@ -1080,7 +1261,7 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
             suspended.add(at)
             edits.append((at, at + 1, text[at], SUSPENDED))
             edits.append((at + 1, brk, "" if text[brk : brk + 1] == "," else " ", SUSPENDED))
-    for m in _HYPHEN_BREAK.finditer(text):
+    for m in _break_matches(_HYPHEN_BREAK, text):
         if m.start() in suspended:
             continue
         hyphen = m.group(1)
@@ -1096,7 +1277,7 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if mode != "drop":
         # A break after a hyphen next to a digit: the hyphen is printed and the line
         # break is no space ("IEEE-\n754" reads "IEEE-754"); dropping it would join numbers.
-        digit_breaks = [m for m in _DIGIT_HYPHEN_BREAK.finditer(text) if m.start() not in suspended]
+        digit_breaks = [m for m in _break_matches(_DIGIT_HYPHEN_BREAK, text) if m.start() not in suspended]
         for m in digit_breaks:
             edits.append((m.start(), m.start() + 1, m.group(1), HYPHEN_KEEP))
             edits.append((m.start() + 1, m.end(), "", HYPHEN_KEEP))
@@ -1105,9 +1286,28 @@ def rule_hyphenation(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     return edits
 
 
+def _whitespace_runs(text: str) -> list[Edit]:
+    """What :data:`_WS_DOC` finds in a long text: every run of whitespace (``\\s``:
+    the characters ``str.isspace`` accepts) except a lone space, each to become one."""
+    import numpy as np
+
+    scan = _scan(text)
+    at = scan.positions(str.isspace)
+    if not len(at):
+        return []
+    # runs of consecutive positions: one starts where the one before is not a space
+    cut = np.flatnonzero(np.diff(at) > 1)
+    starts = np.concatenate((at[:1], at[cut + 1]))
+    ends = np.concatenate((at[cut], at[-1:])) + 1
+    keep = (ends - starts > 1) | (scan.codes[starts] != 0x20)
+    return list(zip(starts[keep].tolist(), ends[keep].tolist(), itertools.repeat(" "), itertools.repeat(WHITESPACE)))
+
+
 def rule_whitespace(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if not ctx.is_quote:
-        return [(m.start(), m.end(), " ", WHITESPACE) for m in _WS_DOC.finditer(text)]
+        if len(text) < _SCAN_MIN_CHARS:
+            return [(m.start(), m.end(), " ", WHITESPACE) for m in _WS_DOC.finditer(text)]
+        return _whitespace_runs(text)
     if not _WS_ODD.search(text) and text[:1] != " " and text[-1:] != " ":
         return []  # only single spaces between words: nothing to do (the common case)
     n = len(text)
@@ -1173,6 +1373,8 @@ def normalize(
             if name == "unicode" and ctx.glyphs:
                 state = apply(_glyph_edits(state, ctx.glyphs))
             state = apply(fn(state.text, rules, ctx))
+    global _last_scan
+    _last_scan = None  # let go of the last scan: it holds four bytes per character of the text
     return state.normalized() if isinstance(state, NormalizedArrays) else state
 
 

@@ -1,0 +1,117 @@
+"""A long text's rules find what they act on from its code points in numpy; a short
+one's, with patterns. Both ways must give the same edits: every rule that scans is run
+both ways on generated texts (forced down the numpy path with a threshold of 0) and on
+real papers' reading orders, and the scan's pieces are checked against the patterns
+they stand for."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from quotelocate.layout import reading_order
+
+from conftest import document
+
+normalize = importlib.import_module("quotelocate.normalize")
+
+# what the scanning rules look at: line-end hyphens of every kind before letters,
+# digits, connectors and commas; every kind of whitespace; curly quotes; spacing
+# accents; math symbols; ligatures and marks for NFKC
+PIECES = st.sampled_from([
+    "a", "Z", "7", "_", " ", "  ", "\n", "\t", "\r", "\x0b", "\x1c", "\u00a0", "\u2009", "\u3000", "\u0085",
+    "-", "\u2010", "\u00ad", "-\n", "- \n", "-\t\r\n", "\u2010\n", "\u00ad\n", "-\n\n", "pre-\nand post-training",
+    "first-\n, second-", "IEEE-\n754", "12-\n15", "and", "or", ",", ".",
+    "\u2018", "\u2019", "\u201c", "\u201d", "\u201e", "'", '"',
+    "\u00a8", "\u00b4", "`", "\u02c7", "\u00b8", "\u0131",
+    "+", "=", "<", "|", "~", "\u2212", "\u00b1", "\u2264", "x = y", "a + 1",
+    "\ufb01", "e\u0301", "\u0301", "\u00e9", "\u00b2", "\uff76\uff9e", "\U0001d465", "\u200b",
+])
+TEXTS = st.lists(PIECES, max_size=60).map("".join)
+
+RULES = ["whitespace", "hyphenation", "unicode", "accents", "math_spacing", "quotes"]
+SETTINGS = [
+    normalize.preset("recommended"),
+    normalize.preset("recommended").replace(hyphenation="keep", suspended_hyphens=False),
+    normalize.preset("recommended").replace(hyphenation="drop"),
+]
+
+
+def _both_ways(text: str, rules, rule: str, ctx=None) -> tuple[list, list]:
+    ctx = ctx or normalize.Context()
+    fn = normalize.RULES[rule]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(normalize, "_SCAN_MIN_CHARS", sys.maxsize)
+        by_patterns = fn(text, rules, ctx)
+        mp.setattr(normalize, "_SCAN_MIN_CHARS", 0)
+        by_scan = fn(text, rules, ctx)
+    return by_patterns, by_scan
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXTS)
+def test_each_rule_gives_the_same_edits_by_scan_and_by_pattern(text: str) -> None:
+    for rules in SETTINGS:
+        for rule in RULES:
+            by_patterns, by_scan = _both_ways(text, rules, rule)
+            assert by_scan == by_patterns, rule
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS)
+def test_the_line_end_hyphen_patterns_match_only_where_the_scan_looks(text: str) -> None:
+    starts = set(normalize._Scan(text).line_end_hyphens())
+    for pattern in (normalize._HYPHEN_BREAK, normalize._DIGIT_HYPHEN_BREAK, normalize._SUSPENDED_BREAK):
+        found = list(pattern.finditer(text))
+        assert {m.start() for m in found} <= starts
+        assert [m.span() for m in normalize._matches_at(pattern, text, sorted(starts))] == [m.span() for m in found]
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS)
+def test_runs_and_positions_equal_the_patterns(text: str) -> None:
+    scan = normalize._Scan(text)
+    assert scan.positions(str.isspace).tolist() == [m.start() for m in re.finditer(r"\s", text)]
+    assert scan.positions(normalize._is_curly_quote).tolist() == [m.start() for m in normalize._QUOTE_RE.finditer(text)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(normalize, "_SCAN_MIN_CHARS", 0)
+        assert normalize._non_ascii_runs(text) == [m.span() for m in normalize._NON_ASCII_RUN.finditer(text)]
+
+
+def test_whitespace_is_what_the_pattern_calls_whitespace_at_every_code_point() -> None:
+    # the scan asks str.isspace; the document pattern's \s must mean the same characters
+    every = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    scan = normalize._Scan(every)
+    assert scan.positions(str.isspace).tolist() == [m.start() for m in re.finditer(r"\s", every)]
+    assert len(scan.positions(str.isspace)) > 20  # ASCII and beyond: tab, NBSP, ideographic space...
+
+
+def test_a_rule_asks_a_fresh_scan_of_an_edited_text() -> None:
+    first = "a\u2019b " * 1200
+    assert normalize._scan(first) is normalize._scan(first)
+    edited = first.replace("\u2019", "'")
+    assert normalize._scan(edited).text is edited
+    assert normalize.rule_quotes(edited, normalize.preset("recommended"), normalize.Context()) == []
+
+
+PAPERS = ["arxiv2022_strain_sensor_elsarticle.pdf", "jcap2008_apparent_accelerations.pdf",
+          "pmj2010_iron_deficiency_hpylori.pdf", "1706.03762v7.pdf"]
+
+
+def test_papers_reading_orders_get_the_same_edits_both_ways() -> None:
+    acted = set()
+    for name in PAPERS:
+        text = reading_order(document(name)).text
+        assert len(text) >= normalize._SCAN_MIN_CHARS  # a paper takes the numpy path
+        for rules in SETTINGS:
+            for rule in RULES:
+                by_patterns, by_scan = _both_ways(text, rules, rule)
+                assert by_scan == by_patterns, (name, rule)
+                if by_scan:
+                    acted.add(rule)
+    assert acted == set(RULES)  # the papers exercise every scanning rule
