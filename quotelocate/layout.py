@@ -43,6 +43,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Sequence
 
 from .document import Document, Line
@@ -56,7 +57,7 @@ from .furniture import (
     RECUR_Y_TOLERANCE,
     in_side_margin,
     is_line_numbering,
-    is_margin_stamp,
+    is_vertical,
     recurs,
 )
 from .normalize import BARRIER, LAYOUT, Normalized, NormalizedArrays
@@ -139,6 +140,11 @@ _DIGITS = re.compile(r"\d+")
 # Geometry helpers
 
 
+# a line's fields for map(): one C call per line where a comprehension runs bytecode
+_PAGE, _START, _END = attrgetter("page"), attrgetter("start"), attrgetter("end")
+_BBOX, _SIZE, _DIRECTION = attrgetter("bbox"), attrgetter("size"), attrgetter("direction")
+
+
 def _horizontal(line: Line) -> bool:
     dx, dy = line.direction
     return dx > 0.98 and abs(dy) < 0.2
@@ -160,12 +166,9 @@ class _Boxes:
     __slots__ = ("_arrays", "finite", "rows", "x0", "x1", "y0", "y1", "ys")
 
     def __init__(self, lines: Sequence[Line]) -> None:
-        boxes = [ln.bbox for ln in lines]
-        self.x0 = [b[0] for b in boxes]
-        self.y0 = [b[1] for b in boxes]
-        self.x1 = [b[2] for b in boxes]
-        self.y1 = [b[3] for b in boxes]
-        self.ys = [(b[1], b[3]) for b in boxes]
+        columns = list(zip(*map(_BBOX, lines))) or [(), (), (), ()]
+        self.x0, self.y0, self.x1, self.y1 = map(list, columns)
+        self.ys = list(zip(self.y0, self.y1))
         self._arrays = None
         self.finite = True
         self.rows: dict[tuple[int, ...], Rows] = {}  # what _rows found, by its input
@@ -264,15 +267,17 @@ def _word_counts(text: str, lines: Sequence[Line]) -> tuple[list[int], list[int]
     space = np.zeros(n + 1, dtype=bool)  # one more: the text's end counts as space
     space[n] = True
     letter = np.zeros(n + 1, dtype=bool)
-    ascii_ = codes < 128
-    space[:n][ascii_] = np.array(_ASCII_SPACE)[codes[ascii_]]
-    letter[:n][ascii_] = np.array(_ASCII_LETTER)[codes[ascii_]]
-    if not ascii_.all():
-        others = ~ascii_
+    # ASCII by table, every other character at the table's last entry (neither) first;
+    # np.take, where a fancy index of the table costs three times as much
+    clipped = np.minimum(codes, 128)
+    np.take(np.array(_ASCII_SPACE + [False]), clipped, out=space[:n])
+    np.take(np.array(_ASCII_LETTER + [False]), clipped, out=letter[:n])
+    others = np.flatnonzero(codes > 127)
+    if len(others):
         distinct, where = np.unique(codes[others], return_inverse=True)
         chars = [chr(c) for c in distinct.tolist()]
-        space[:n][others] = np.array([ch.isspace() for ch in chars], dtype=bool)[where]
-        letter[:n][others] = np.array([_WORD.fullmatch(ch + ch) is not None for ch in chars], dtype=bool)[where]
+        space[others] = np.array([ch.isspace() for ch in chars], dtype=bool)[where]
+        letter[others] = np.array([_WORD.fullmatch(ch + ch) is not None for ch in chars], dtype=bool)[where]
     before = np.empty(n + 1, dtype=bool)  # the character before is a space (or the text's start)
     before[0] = True
     before[1:] = space[:n]
@@ -289,8 +294,8 @@ def _word_counts(text: str, lines: Sequence[Line]) -> tuple[list[int], list[int]
     np.cumsum(starts_token, out=token_sum[1:])
     word_sum = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(first_pair, out=word_sum[1:])
-    s = np.fromiter((ln.start for ln in lines), dtype=np.int64, count=count)
-    e = np.fromiter((ln.end for ln in lines), dtype=np.int64, count=count)
+    s = np.fromiter(map(_START, lines), dtype=np.int64, count=count)
+    e = np.fromiter(map(_END, lines), dtype=np.int64, count=count)
     bounded = (s >= 0) & (s <= e) & (e <= n)
     s, e = np.where(bounded, s, 0), np.where(bounded, e, 0)
     bounded &= (before[s] & space[e]) | (s == e)
@@ -363,11 +368,15 @@ def _upright(document: Document, lengths: Sequence[int]) -> tuple[list[Line], di
     size: dict[int, tuple[float, float]] = {}
     chars: dict[int, Counter] = defaultdict(Counter)
     ways: dict[tuple[float, float], tuple[int, int]] = {}  # a paper has few directions
-    for dx, dy in {line.direction for line in lines}:
+    for dx, dy in set(map(_DIRECTION, lines)):
         ways[(dx, dy)] = (round(dx), round(dy)) if abs(abs(dx) - abs(dy)) > 0.5 else (1, 0)
     if any(way != (1, 0) for way in ways.values()):  # else every page reads left to right
-        for line, n in zip(lines, lengths):
-            chars[line.page][ways[line.direction]] += n
+        # summed per page and direction first (a page has few), in the order they come
+        per: dict[tuple[int, tuple[float, float]], int] = defaultdict(int)
+        for key, n in zip(zip(map(_PAGE, lines), map(_DIRECTION, lines)), lengths):
+            per[key] += n
+        for (page, direction), n in per.items():
+            chars[page][ways[direction]] += n
     turns: dict[int, tuple[int, int]] = {}
     for page in document.pages:
         width, height = page.width, page.height
@@ -410,17 +419,16 @@ class _Layout:
     def __init__(self, document: Document) -> None:
         self.document = document
         text = document.text
-        self.texts = [text[ln.start : ln.end] for ln in document.lines]
+        self.texts = list(map(text.__getitem__, map(slice, map(_START, document.lines), map(_END, document.lines))))
         self.lengths = lengths = [len(t.strip()) for t in self.texts]
         lines, self.page_size = _upright(document, lengths)
         self.lines = lines
         self.boxes = _Boxes(lines)
-        self.sizes = [ln.size for ln in lines]
-        across: dict[tuple[float, float], bool] = {}  # a paper has few directions
-        for ln in lines:
-            if ln.direction not in across:
-                across[ln.direction] = _horizontal(ln)
-        self.horizontal = [across[ln.direction] for ln in lines]
+        self.sizes = list(map(_SIZE, lines))
+        directions = list(map(_DIRECTION, lines))
+        # a paper has few directions: each asked once, of one of its lines
+        across = {way: _horizontal(ln) for way, ln in dict(zip(directions, lines)).items()}
+        self.horizontal = list(map(across.__getitem__, directions))
         self.body_size = _body_size(self.sizes, self.horizontal, lengths)
         self._words, self._tokens = _word_counts(text, document.lines)
         self.kinds = [BODY] * len(lines)
@@ -431,8 +439,8 @@ class _Layout:
         self._next_flow = 0
         self._last_note: tuple[int, int] | None = None  # (flow, line) of the last note read so far
         self.by_page: dict[int, list[int]] = defaultdict(list)
-        for i, ln in enumerate(lines):
-            self.by_page[ln.page].append(i)
+        for i, page in enumerate(map(_PAGE, lines)):
+            self.by_page[page].append(i)
         for i, n in enumerate(lengths):
             if not n:
                 self.kinds[i] = BLANK
@@ -475,13 +483,18 @@ class _Layout:
         edge_lines: list[tuple[str, str, int]] = []
         numbers_found: list[tuple[int, int, int | None, list[int]]] = []
         inner_numbers: list[tuple[int, int, int, list[int]]] = []
+        vertical: dict[tuple[float, float], bool] = {}
         for number, indices in self.by_page.items():
             width, height = self.page_size.get(number, (0.0, 0.0))
             if not width or not height:
                 continue
             visible = [i for i in indices if self.kinds[i] != BLANK]
             for i in visible:  # margin stamps: vertical text in a side margin
-                if is_margin_stamp(lines[i], width):
+                line = lines[i]
+                up = vertical.get(line.direction)
+                if up is None:  # is_margin_stamp, its direction test made once per direction
+                    up = vertical[line.direction] = is_vertical(line)
+                if up and in_side_margin(line.bbox, width):
                     self.kinds[i] = FURNITURE
             horizontal = [i for i in visible if self.horizontal[i]]
             if not horizontal:
@@ -1167,11 +1180,12 @@ class _Layout:
         which continues the same word ("I" + "N this paper")."""
         lines, texts, size = self.lines, self.texts, self.body_size
         out: dict[int, int] = {}
+        kinds, horizontal, sizes = self.kinds, self.horizontal, self.sizes
         for i, line in enumerate(lines):
+            if kinds[i] != BODY or not horizontal[i] or sizes[i] < 2 * size:
+                continue  # the cheap tests first: most lines fail them
             text = texts[i].strip()
-            if (self.kinds[i] != BODY or not self.horizontal[i] or line.size < 2 * size
-                    or not (1 <= len(text) <= 2 and text.isalpha())
-                    or line.bbox[3] - line.bbox[1] < 2 * size):
+            if not (1 <= len(text) <= 2 and text.isalpha()) or line.bbox[3] - line.bbox[1] < 2 * size:
                 continue
             x1, y0, y1 = line.bbox[2], line.bbox[1], line.bbox[3]
             best = None

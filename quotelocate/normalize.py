@@ -1171,9 +1171,14 @@ def rule_unicode(text: str, rules: Rules, ctx: Context) -> list[Edit]:
         # run's edits depend on its own characters alone, and a paper repeats few
         # distinct runs (a curly quote, a dash, a ligature): each is searched once.
         known: dict[str, list[tuple[int, int, str]]] = {}
+        opens: dict[str, bool] = {}  # does a run opening with this character take its base
         for start, end in _non_ascii_runs(text):
             run = text[start:end]
-            if start and _is_mark(run[0]):
+            first = run[0]
+            mark = opens.get(first)
+            if mark is None:
+                mark = opens[first] = _is_mark(first)
+            if start and mark:
                 for m in clusters.finditer(text, start - 1, end):
                     cluster = m.group()
                     folded = _nfkc_cluster(cluster)
