@@ -1034,9 +1034,16 @@ def _positions_of(state: Normalized | NormalizedArrays, spans: Sequence[tuple[in
         return ()
     starts = np.asarray(state.starts, dtype=np.int64)
     ends = np.asarray(state.ends, dtype=np.int64)
-    wanted = np.unique(np.fromiter((s for s, _ in spans), dtype=np.int64, count=len(spans)))
-    # the characters that come from one original character where a span starts, in order
-    found = np.flatnonzero((ends - starts == 1) & np.isin(starts, wanted))
+    wanted = np.fromiter((s for s, _ in spans), dtype=np.int64, count=len(spans))
+    # the characters that come from one original character where a span starts, in order;
+    # a span start is looked up in a table over the original offsets (np.isin sorts)
+    if not len(starts):
+        return ()
+    wanted = wanted[(wanted >= 0) & (wanted <= starts.max())]  # no other start can be found
+    table = np.zeros(int(wanted.max()) + 2 if len(wanted) else 1, dtype=bool)  # the last: none
+    table[wanted] = True
+    found = np.flatnonzero((ends - starts == 1) & (starts >= 0)
+                           & np.take(table, np.clip(starts, 0, len(table) - 1)))
     at: dict[int, list[int]] = {}
     for i, s in zip(found.tolist(), starts[found].tolist()):
         at.setdefault(s, []).append(i)
