@@ -182,11 +182,39 @@ def skeleton(text: str) -> str:
     return _INNER_HYPHEN.sub("", text)
 
 
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _is_letter(ch: str) -> bool:
+    """What the letter class of :data:`_INNER_HYPHEN` matches."""
+    return _LETTER.fullmatch(ch) is not None
+
+
+def _inner_hyphens(text: str) -> list[int]:
+    """Where :data:`_INNER_HYPHEN` matches (one hyphen each). In a long text, from its
+    code points: a hyphen with a letter on either side (the pattern opens with a
+    character class, which ``re`` tries at every character)."""
+    from .normalize import _SCAN_MIN_CHARS, _scan
+
+    if len(text) < _SCAN_MIN_CHARS:
+        return [m.start() for m in _INNER_HYPHEN.finditer(text)]
+    import numpy as np
+
+    scan = _scan(text)
+    codes = scan.codes
+    at = np.flatnonzero((codes == 0x2D) | (codes == 0x2010))
+    at = at[(at > 0) & (at < len(codes) - 1)]
+    if not len(at):
+        return []
+    letter = scan.mask(_is_letter)
+    return at[letter[at - 1] & letter[at + 1]].tolist()
+
+
 def skeleton_with_map(text: str) -> tuple[str, Sequence[int]]:
     """:func:`skeleton` and, for each of its characters, its position in ``text`` (a
     ``range`` when nothing was removed, else an array of machine integers: no int
     object per character)."""
-    removed = [m.start() for m in _INNER_HYPHEN.finditer(text)]  # one hyphen each
+    removed = _inner_hyphens(text)
     if not removed:
         return text, range(len(text))
     import numpy as np

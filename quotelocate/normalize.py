@@ -782,26 +782,37 @@ class _Scan:
             self._high = np.unique(self.codes[self.high_at()]).tolist()
         return self._high
 
-    def positions(self, has: Callable[[str], bool]):
-        """Where the characters ``has`` (a function of one character) are: a numpy
-        array of positions, ascending."""
+    def _high_hits(self, has: Callable[[str], bool]):
+        """Positions of the non-ASCII characters ``has`` (a numpy array), or None."""
+        extra = [c for c in self.high() if has(chr(c))]
+        if not extra:
+            return None
+        at = self.high_at()
+        values = self.codes[at]
+        hit = values == extra[0]
+        for c in extra[1:]:  # a few; np.isin costs more over any length
+            hit |= values == c
+        return at[hit]
+
+    def mask(self, has: Callable[[str], bool]):
+        """A boolean array: which characters ``has`` (a function of one character)."""
         import numpy as np
 
-        codes = self.codes
-        table = _ascii_table(has)
         # np.take: a fancy index of the table costs three times as much
-        mask = np.take(table, np.minimum(codes, 0x80)) if table.any() else None
-        extra = [c for c in self.high() if has(chr(c))]
-        if extra:
-            at = self.high_at()
-            values = codes[at]
-            hit = values == extra[0]
-            for c in extra[1:]:  # a few; np.isin costs more over any length
-                hit |= values == c
-            if mask is None:
-                return at[hit]
-            mask[at[hit]] = True
-        return np.flatnonzero(mask) if mask is not None else np.zeros(0, dtype=np.intp)
+        mask = np.take(_ascii_table(has), np.minimum(self.codes, 0x80))
+        hits = self._high_hits(has)
+        if hits is not None:
+            mask[hits] = True
+        return mask
+
+    def positions(self, has: Callable[[str], bool]):
+        """Where the characters ``has`` are: a numpy array of positions, ascending."""
+        import numpy as np
+
+        if _ascii_table(has).any():
+            return np.flatnonzero(self.mask(has))
+        hits = self._high_hits(has)  # none in ASCII: only the few other positions to look at
+        return hits if hits is not None else np.zeros(0, dtype=np.intp)
 
     def line_end_hyphens(self) -> list[int]:
         """Ascending positions of every hyphen (``-``, U+2010, soft hyphen) followed by

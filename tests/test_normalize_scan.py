@@ -155,3 +155,22 @@ def test_spans_are_found_in_a_mapped_text_as_by_isin(pieces, spans) -> None:
     spans = [(s, s + k) for s, k in spans]
     found = normalize._positions_of(state, spans)
     assert found == _positions_by_isin(starts, ends, spans)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "\u00e9", "\u00b2", "7", "_", "-", "\u2010", " ", "\n", "x-y", "--", "\u2010\u00b2"]),
+                max_size=60).map("".join))
+def test_inner_hyphens_by_scan_are_the_patterns_matches(text: str) -> None:
+    kgrams = importlib.import_module("quotelocate.kgrams")
+    expected = [m.start() for m in kgrams._INNER_HYPHEN.finditer(text)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(normalize, "_SCAN_MIN_CHARS", 0)
+        assert kgrams._inner_hyphens(text) == expected
+
+
+def test_a_papers_inner_hyphens_are_found_the_same_both_ways() -> None:
+    kgrams = importlib.import_module("quotelocate.kgrams")
+    text = reading_order(document("1706.03762v7.pdf")).text
+    expected = [m.start() for m in kgrams._INNER_HYPHEN.finditer(text)]
+    assert len(text) >= normalize._SCAN_MIN_CHARS and len(expected) > 20
+    assert kgrams._inner_hyphens(text) == expected
