@@ -823,13 +823,21 @@ class _Scan:
         codes = self.codes
         at = np.flatnonzero(codes == 0x0A) - 1
         at = at[at >= 0]
-        while len(at):  # back over the blanks before each newline (few lines end in one)
+        done = []
+        for _ in range(4):  # back over the blanks before each newline: most lines end in none
             c = codes[at]
             blank = (c == 0x20) | (c == 0x09) | (c == 0x0D)
-            if not blank.any():
-                break
-            at = at - blank
+            done.append(at[~blank])
+            at = at[blank] - 1
             at = at[at >= 0]
+            if not len(at):
+                break
+        else:  # lines ending in longer runs of blanks: the last other character, for all at once
+            last = np.where((codes != 0x20) & (codes != 0x09) & (codes != 0x0D), np.arange(len(codes)), -1)
+            np.maximum.accumulate(last, out=last)
+            at = last[at]
+            done.append(at[at >= 0])
+        at = np.sort(np.concatenate(done))
         c = codes[at]
         return at[(c == 0x2D) | (c == 0x2010) | (c == 0xAD)].tolist()
 

@@ -26,7 +26,7 @@ normalize = importlib.import_module("quotelocate.normalize")
 # accents; math symbols; ligatures and marks for NFKC
 PIECES = st.sampled_from([
     "a", "Z", "7", "_", " ", "  ", "\n", "\t", "\r", "\x0b", "\x1c", "\u00a0", "\u2009", "\u3000", "\u0085",
-    "-", "\u2010", "\u00ad", "-\n", "- \n", "-\t\r\n", "\u2010\n", "\u00ad\n", "-\n\n", "pre-\nand post-training",
+    "-", "\u2010", "\u00ad", "-\n", "- \n", "-\t\r\n", "-      \n", "\u00ad \t \r  \n", "       ", "\u2010\n", "\u00ad\n", "-\n\n", "pre-\nand post-training",
     "first-\n, second-", "IEEE-\n754", "12-\n15", "and", "or", ",", ".",
     "\u2018", "\u2019", "\u201c", "\u201d", "\u201e", "'", '"',
     "\u00a8", "\u00b4", "`", "\u02c7", "\u00b8", "\u0131",
