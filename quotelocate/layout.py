@@ -140,8 +140,8 @@ _DIGITS = re.compile(r"\d+")
 # Geometry helpers
 
 
-# a line's fields for map(): one C call per line where a comprehension runs bytecode
-_PAGE, _START, _END = attrgetter("page"), attrgetter("start"), attrgetter("end")
+# a line's fields, for map() (the boxes' four coordinate lists come from one zip)
+_START, _END = attrgetter("start"), attrgetter("end")
 _BBOX, _SIZE, _DIRECTION = attrgetter("bbox"), attrgetter("size"), attrgetter("direction")
 
 
@@ -368,15 +368,11 @@ def _upright(document: Document, lengths: Sequence[int]) -> tuple[list[Line], di
     size: dict[int, tuple[float, float]] = {}
     chars: dict[int, Counter] = defaultdict(Counter)
     ways: dict[tuple[float, float], tuple[int, int]] = {}  # a paper has few directions
-    for dx, dy in set(map(_DIRECTION, lines)):
+    for dx, dy in {line.direction for line in lines}:
         ways[(dx, dy)] = (round(dx), round(dy)) if abs(abs(dx) - abs(dy)) > 0.5 else (1, 0)
     if any(way != (1, 0) for way in ways.values()):  # else every page reads left to right
-        # summed per page and direction first (a page has few), in the order they come
-        per: dict[tuple[int, tuple[float, float]], int] = defaultdict(int)
-        for key, n in zip(zip(map(_PAGE, lines), map(_DIRECTION, lines)), lengths):
-            per[key] += n
-        for (page, direction), n in per.items():
-            chars[page][ways[direction]] += n
+        for line, n in zip(lines, lengths):
+            chars[line.page][ways[line.direction]] += n
     turns: dict[int, tuple[int, int]] = {}
     for page in document.pages:
         width, height = page.width, page.height
@@ -419,7 +415,7 @@ class _Layout:
     def __init__(self, document: Document) -> None:
         self.document = document
         text = document.text
-        self.texts = list(map(text.__getitem__, map(slice, map(_START, document.lines), map(_END, document.lines))))
+        self.texts = [text[ln.start : ln.end] for ln in document.lines]
         self.lengths = lengths = [len(t.strip()) for t in self.texts]
         lines, self.page_size = _upright(document, lengths)
         self.lines = lines
@@ -439,8 +435,8 @@ class _Layout:
         self._next_flow = 0
         self._last_note: tuple[int, int] | None = None  # (flow, line) of the last note read so far
         self.by_page: dict[int, list[int]] = defaultdict(list)
-        for i, page in enumerate(map(_PAGE, lines)):
-            self.by_page[page].append(i)
+        for i, ln in enumerate(lines):
+            self.by_page[ln.page].append(i)
         for i, n in enumerate(lengths):
             if not n:
                 self.kinds[i] = BLANK
