@@ -564,7 +564,7 @@ def test_numbers_are_packed_as_an_array_of_doubles_packs_them():
     assert document_module._doubles(array("d", numbers)) == array("d", numbers).tobytes()
 
 
-@pytest.mark.parametrize("damage", ["cut", "sizes", "font", "spans", "offset", "nan", "negative"])
+@pytest.mark.parametrize("damage", ["cut", "sizes", "font", "spans", "offset", "nan", "inf", "negative"])
 def test_a_malformed_child_reply_is_a_document_error(damage, monkeypatch):
     """A child a hostile PDF took over may send anything: a reply whose sizes do not add
     up, or whose numbers point past the font table or the spans, is refused with an
@@ -580,9 +580,9 @@ def test_a_malformed_child_reply_is_a_document_error(damage, monkeypatch):
                     page[5][7] = 10**6  # the first line's font index
                 if damage == "spans":
                     page[5][11] = 10**6  # the first line's span count
-                if damage in ("offset", "nan", "negative") and page[7]:
+                if damage in ("offset", "nan", "inf", "negative") and page[7]:
                     # the first span's offset in its line: not a whole number of characters
-                    page[7][0] = {"offset": 0.5, "nan": float("nan"), "negative": -1.0}[damage]
+                    page[7][0] = {"offset": 0.5, "nan": float("nan"), "inf": float("inf"), "negative": -1.0}[damage]
         blob = real(reply)
         if damage == "cut":
             return blob[:-5]
