@@ -1004,7 +1004,8 @@ class _Layout:
         rows = _rows(free, self.boxes)
         label = LABEL_RATIO * self.body_size
         # running text a superscript can sit beside: not a lone letter (a panel letter)
-        normal = [lines[i] for i in free if self.sizes[i] >= 0.9 * self.body_size and self.lengths[i] >= 2]
+        normal = [lines[i].bbox for i in free if self.sizes[i] >= 0.9 * self.body_size and self.lengths[i] >= 2]
+        near = self.body_size
         stacks: dict[float, tuple[list[int], dict[int, int]]] = {}  # lines of one size, for _in_list
         for i in free:
             line = lines[i]
@@ -1012,8 +1013,7 @@ class _Layout:
                 continue  # a label is short; a run of words in small type is text
             x0, y0, x1, y1 = line.bbox
             attached = any(  # a superscript or subscript next to running text
-                min(y1, n.bbox[3]) > max(y0, n.bbox[1]) and n.bbox[0] - x1 <= self.body_size and x0 - n.bbox[2] <= self.body_size
-                for n in normal
+                min(y1, n3) > max(y0, n1) and n0 - x1 <= near and x0 - n2 <= near for n0, n1, n2, n3 in normal
             )
             if not attached and not self._in_list(i, free, width, stacks):
                 self.kinds[i] = FLOAT
@@ -1234,10 +1234,10 @@ class _Layout:
         both the text below is set smaller than the text above (short balanced columns
         above a reference list). The columns are read band by band."""
         lines, size = self.lines, self.body_size
+        ys, column, kinds = self.boxes.ys, self.column, self.kinds  # ys: each line's (y0, y1)
         gaps: dict[str, list[tuple[float, float]]] = {"L": [], "R": []}
         for col in gaps:
-            spans = sorted((lines[i].bbox[1], lines[i].bbox[3]) for i in indices
-                           if self.column[i] == col and self.kinds[i] not in (FURNITURE, BLANK))
+            spans = sorted([ys[i] for i in indices if column[i] == col and kinds[i] != FURNITURE and kinds[i] != BLANK])
             bottom = None
             for y0, y1 in spans:
                 if bottom is not None and y0 - bottom >= 2 * size:
