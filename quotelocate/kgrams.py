@@ -76,8 +76,15 @@ class KgramIndex:
         pairs = np.flatnonzero(ranked[1:] == ranked[:-1])
         # each position's k-gram as K // 2 eight-byte words read straight from the
         # encoded text (a view, no copy): two k-grams differ when a word does
-        windows = np.ndarray((m, K // 2), dtype=np.uint64, buffer=codes, strides=(4, 8)) if m else None
-        differ = (windows[order[pairs]] != windows[order[pairs + 1]]).any(axis=1) if len(pairs) else np.zeros(0, dtype=bool)
+        differ = np.zeros(len(pairs), dtype=bool)
+        if len(pairs):
+            # word by word, each a strided column gathered with np.take: a two-dimensional
+            # fancy index and any(axis=1) over four words cost two and a half times as much
+            windows = np.ndarray((m, K // 2), dtype=np.uint64, buffer=codes, strides=(4, 8))
+            first, second = np.take(order, pairs), np.take(order, pairs + 1)
+            for word in range(K // 2):
+                column = windows[:, word]
+                differ |= np.take(column, first) != np.take(column, second)
         self._collided: set[int] = set(ranked[pairs + 1][differ].tolist())
         self._codes = codes
         self._positions = order

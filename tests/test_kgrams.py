@@ -97,3 +97,14 @@ def test_the_hash_order_is_a_stable_sort_by_hash() -> None:
             got = kgrams._hash_order(h)
             assert got.dtype == np.int64
             assert np.array_equal(got, np.argsort(h, kind="stable")), (m, high)
+
+
+def test_kgrams_that_differ_in_one_word_only_are_told_apart(monkeypatch) -> None:
+    # every hash equal, and a text of two k-grams ("aaab" then "aabb", K long) that
+    # differ at one place only: the build compares code units a word (two of them) at
+    # a time, so each word in turn is the only one that tells them apart
+    monkeypatch.setattr(kgrams, "_PRIME", 1)
+    for place in range(kgrams.K):
+        text = "a" * (place + 1) + "b" * (kgrams.K - place)
+        index = kgram_index(text)
+        assert index.get(text[: kgrams.K]) == [0] and index.get(text[1:]) == [1]
