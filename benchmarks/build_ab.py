@@ -1,0 +1,99 @@
+"""The cold layout build of an older checkout against this one, interleaved in one process.
+
+A change to the layout reader, the normalizer or the index that should make the build
+faster is measured against the code before it: the older checkout's package is loaded
+beside this one under another name, and per paper the two builds (``Locator`` with
+``recommended``, layout on, reading order forgotten first) alternate, one round after
+another, so a slow spell of a shared machine slows both. Per paper: the median build
+of each, and the median of the rounds' new/old ratios; then the median of those
+ratios over the papers. Both open the paper in-process; only the build is timed.
+
+    git worktree add /tmp/before <commit>
+    python benchmarks/build_ab.py /tmp/before [--paper NAME ...] [--repeats R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _corpus import CORPUS  # noqa: E402
+
+OLD_NAME = "quotelocate_before"
+
+
+def _packages(old_checkout: Path, scratch: Path) -> dict[str, object]:
+    """This checkout's package and the older one's, importable side by side (the
+    package imports itself relatively, so a copy under another name is that code)."""
+    source = old_checkout / "quotelocate"
+    if not (source / "__init__.py").is_file():
+        raise SystemExit(f"{old_checkout}: no quotelocate package there (give the older checkout's top folder)")
+    shutil.copytree(source, scratch / OLD_NAME, ignore=shutil.ignore_patterns("__pycache__"))
+    sys.path.insert(0, str(scratch))
+    return {"old": importlib.import_module(OLD_NAME), "new": importlib.import_module("quotelocate")}
+
+
+def _builder(package, name: str):
+    """A function that builds the paper's layout index cold with ``package``."""
+    papers = importlib.import_module(package.__name__ + ".data.papers")
+    forget = importlib.import_module(package.__name__ + ".prepare").forget
+    path = papers.find_paper(name)
+    if path is None:
+        raise SystemExit(f"{name} is not on the papers search path; set QUOTELOCATE_PAPERS")
+    doc = package.Document.open(path, isolate=False)
+    rules = package.preset("recommended").replace(layout=True)
+    package.Locator(doc, rules)  # once untimed: imports and compiled rules
+
+    def build() -> None:
+        forget(doc)
+        package.Locator(doc, rules)
+
+    return build
+
+
+def run(old_checkout: Path, names: list[str], repeats: int) -> dict:
+    with tempfile.TemporaryDirectory() as scratch:
+        packages = _packages(old_checkout, Path(scratch))
+        rows = []
+        for name in names:
+            builds = {side: _builder(package, name) for side, package in packages.items()}
+            times: dict[str, list[float]] = {"old": [], "new": []}
+            for k in range(repeats):
+                for side in ("old", "new") if k % 2 == 0 else ("new", "old"):
+                    t = time.perf_counter()
+                    builds[side]()
+                    times[side].append(time.perf_counter() - t)
+            ratio = statistics.median(n / o for n, o in zip(times["new"], times["old"]))
+            rows.append({"paper": name, "old_s": statistics.median(times["old"]),
+                         "new_s": statistics.median(times["new"]), "ratio": ratio})
+    return {"repeats": repeats, "papers": rows, "median_ratio": statistics.median(r["ratio"] for r in rows)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old", type=Path, help="the older checkout's top folder (a git worktree)")
+    parser.add_argument("--paper", action="append", help="a paper on the papers search path (default: the corpus)")
+    parser.add_argument("--repeats", type=int, default=11, help="rounds per paper (default 11)")
+    args = parser.parse_args(argv)
+    if args.repeats < 1:
+        parser.error("--repeats: at least 1")
+    result = run(args.old, args.paper or list(CORPUS), args.repeats)
+    print(f"cold layout build, median of {result['repeats']} interleaved rounds per paper")
+    print(f"  {'paper':48} {'old ms':>8} {'new ms':>8} {'new/old':>8}")
+    for r in result["papers"]:
+        print(f"  {r['paper']:48} {r['old_s'] * 1000:8.1f} {r['new_s'] * 1000:8.1f} {r['ratio']:8.3f}")
+    print(f"  median new/old over the papers: {result['median_ratio']:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+"""benchmarks/build_ab.py loads an older checkout's package beside this one and times the
+two layout builds in alternation: it must run, name each paper, and refuse a folder
+that holds no package with a message instead of a traceback."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "benchmarks" / "build_ab.py"
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300,
+                          cwd=cwd, env={**os.environ, "XDG_CACHE_HOME": str(cwd / "cache")})
+
+
+def test_this_checkout_against_itself_gives_a_ratio_per_paper(tmp_path):
+    run = _run(str(REPO), "--paper", "1706.03762v7.pdf", "--repeats", "2", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    row = re.search(r"^  1706\.03762v7\.pdf +([\d.]+) +([\d.]+) +([\d.]+)$", run.stdout, re.M)
+    assert row, run.stdout
+    old, new, ratio = map(float, row.groups())
+    assert old > 0 and new > 0 and ratio > 0
+    assert re.search(r"median new/old over the papers: [\d.]+$", run.stdout.strip())
+
+
+def test_a_folder_without_the_package_is_refused_by_name(tmp_path):
+    run = _run(str(tmp_path), "--paper", "1706.03762v7.pdf", cwd=tmp_path)
+    assert run.returncode != 0
+    assert f"{tmp_path}: no quotelocate package there" in run.stderr and "Traceback" not in run.stderr
