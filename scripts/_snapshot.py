@@ -44,3 +44,13 @@ def written(args: argparse.Namespace, snapshot: dict, noun: str) -> bool:
         json.dump(snapshot, f, ensure_ascii=False, sort_keys=True)
     print(f"{len(snapshot)} {noun} written to {args.out}")
     return True
+
+
+def compared(before: dict, now: dict, noun: str) -> int:
+    """List every key whose value differs (or is in one snapshot only), say how many
+    ``noun`` were compared, and return the exit status: 0 when none differs, else 1."""
+    differ = sorted(k for k in set(before) | set(now) if before.get(k) != now.get(k))
+    for key in differ:
+        print(f"differs: {key}")
+    print(f"{len(set(before) & set(now))} {noun} compared, {len(differ)} differ")
+    return 1 if differ else 0

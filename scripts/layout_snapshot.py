@@ -56,11 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     if _snapshot.written(args, now, "layout parts"):
         return 0
     assert before is not None
-    differ = sorted(k for k in set(before) | set(now) if before.get(k) != now.get(k))
-    for key in differ:
-        print(f"differs: {key}")
-    print(f"{len(set(before) & set(now))} layout parts compared, {len(differ)} differ")
-    return 1 if differ else 0
+    return _snapshot.compared(before, now, "layout parts")
 
 
 if __name__ == "__main__":
