@@ -201,13 +201,13 @@ def _inner_hyphens(text: str) -> list[int]:
     """Where :data:`_INNER_HYPHEN` matches (one hyphen each). In a long text, from its
     code points: a hyphen with a letter on either side (the pattern opens with a
     character class, which ``re`` tries at every character)."""
-    from .normalize import _SCAN_MIN_CHARS, _scan
+    from .normalize import _SCAN_MIN_CHARS, _Scan
 
     if len(text) < _SCAN_MIN_CHARS:
         return [m.start() for m in _INNER_HYPHEN.finditer(text)]
     import numpy as np
 
-    scan = _scan(text)
+    scan = _Scan(text)  # its own: the normalizer's kept scan would hold on to this text
     codes = scan.codes
     at = np.flatnonzero((codes == 0x2D) | (codes == 0x2010))
     at = at[(at > 0) & (at < len(codes) - 1)]

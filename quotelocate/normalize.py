@@ -856,7 +856,9 @@ _last_scan: _Scan | None = None
 
 def _scan(text: str) -> _Scan:
     """The scan of ``text``, kept for the last text asked: the rules of one
-    :func:`normalize` see the same text until one of them edits it."""
+    :func:`normalize` see the same text until one of them edits it (and the line-end
+    hyphen rule scans it three times). One scan is kept at most, and :func:`normalize`
+    lets it go when it is done."""
     global _last_scan
     last = _last_scan
     if last is not None and last.text is text:
@@ -1393,19 +1395,21 @@ def normalize(
         else:
             state = base if isinstance(base, NormalizedArrays) else NormalizedArrays.of(base)
         apply = lambda edits: state.apply(edits)  # noqa: E731
-    for name, fn in RULES.items():
-        if _enabled(rules, name):
-            if name == "markers":
-                if not ctx.marker_spans:
-                    continue
-                fn_ctx = replace(ctx, marker_spans=_positions_of(state, ctx.marker_spans))
-                state = apply(fn(state.text, rules, fn_ctx))
-                continue
-            if name == "unicode" and ctx.glyphs:
-                state = apply(_glyph_edits(state, ctx.glyphs))
-            state = apply(fn(state.text, rules, ctx))
     global _last_scan
-    _last_scan = None  # let go of the last scan: it holds four bytes per character of the text
+    try:
+        for name, fn in RULES.items():
+            if _enabled(rules, name):
+                if name == "markers":
+                    if not ctx.marker_spans:
+                        continue
+                    fn_ctx = replace(ctx, marker_spans=_positions_of(state, ctx.marker_spans))
+                    state = apply(fn(state.text, rules, fn_ctx))
+                    continue
+                if name == "unicode" and ctx.glyphs:
+                    state = apply(_glyph_edits(state, ctx.glyphs))
+                state = apply(fn(state.text, rules, ctx))
+    finally:
+        _last_scan = None  # let go of the last scan: it holds four bytes per character of the text
     return state.normalized() if isinstance(state, NormalizedArrays) else state
 
 

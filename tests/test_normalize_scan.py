@@ -166,3 +166,15 @@ def test_a_papers_inner_hyphens_are_found_the_same_both_ways() -> None:
     expected = [m.start() for m in kgrams._INNER_HYPHEN.finditer(text)]
     assert len(text) >= normalize._SCAN_MIN_CHARS and len(expected) > 20
     assert kgrams._inner_hyphens(text) == expected
+
+
+def test_normalize_lets_its_last_scan_go() -> None:
+    # a kept scan holds four bytes per character of a document's text: none outlives
+    # the normalization that made it, nor the skeleton's hyphen search
+    text = "\u201cA well-\nknown result\u201d holds: x = y + 1.  " * 200
+    assert len(text) >= normalize._SCAN_MIN_CHARS
+    result = normalize.normalize(text, normalize.preset("recommended"))
+    assert "\u201c" not in result.text and "well-known" in result.text  # the scanning rules ran
+    assert normalize._last_scan is None
+    kgrams = importlib.import_module("quotelocate.kgrams")
+    assert kgrams._inner_hyphens(result.text) and normalize._last_scan is None
