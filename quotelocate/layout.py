@@ -60,7 +60,7 @@ from .furniture import (
     is_vertical,
     recurs,
 )
-from .normalize import BARRIER, LAYOUT, Normalized, NormalizedArrays
+from .normalize import BARRIER, LAYOUT, Normalized, NormalizedArrays, _Scan
 
 LAYOUT_VERSION = 5
 """Bumped whenever the reading order this module builds changes; part of its cache key."""
@@ -244,8 +244,9 @@ def _caption_label(text: str) -> bool:
     return match is not None and not text[match.end():].strip()
 
 
-_ASCII_SPACE = [chr(c).isspace() for c in range(128)]
-_ASCII_LETTER = [bool(re.fullmatch(r"[^\W\d_]", chr(c))) for c in range(128)]
+def _is_word_letter(ch: str) -> bool:
+    """A character that :data:`_WORD` counts as a letter."""
+    return _WORD.fullmatch(ch + ch) is not None
 
 
 def _word_counts(text: str, lines: Sequence[Line]) -> tuple[list[int], list[int]]:
@@ -263,21 +264,11 @@ def _word_counts(text: str, lines: Sequence[Line]) -> tuple[list[int], list[int]
     n, count = len(text), len(lines)
     if not count:
         return [], []
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    space = np.zeros(n + 1, dtype=bool)  # one more: the text's end counts as space
-    space[n] = True
+    scan = _Scan(text)
+    space = np.ones(n + 1, dtype=bool)  # one more: the text's end counts as space
+    space[:n] = scan.mask(str.isspace)
     letter = np.zeros(n + 1, dtype=bool)
-    # ASCII by table, every other character at the table's last entry (neither) first;
-    # np.take, where a fancy index of the table costs three times as much
-    clipped = np.minimum(codes, 128)
-    np.take(np.array(_ASCII_SPACE + [False]), clipped, out=space[:n])
-    np.take(np.array(_ASCII_LETTER + [False]), clipped, out=letter[:n])
-    others = np.flatnonzero(codes > 127)
-    if len(others):
-        distinct, where = np.unique(codes[others], return_inverse=True)
-        chars = [chr(c) for c in distinct.tolist()]
-        space[others] = np.array([ch.isspace() for ch in chars], dtype=bool)[where]
-        letter[others] = np.array([_WORD.fullmatch(ch + ch) is not None for ch in chars], dtype=bool)[where]
+    letter[:n] = scan.mask(_is_word_letter)
     before = np.empty(n + 1, dtype=bool)  # the character before is a space (or the text's start)
     before[0] = True
     before[1:] = space[:n]

@@ -1097,12 +1097,7 @@ def _is_spacing_accent(ch: str) -> bool:
 
 
 def rule_accents(text: str, rules: Rules, ctx: Context) -> list[Edit]:
-    if len(text) < _SCAN_MIN_CHARS:
-        if not _ACCENT_RE.search(text):
-            return []
-    elif not len(_scan(text).positions(_is_spacing_accent)):
-        return []
-    return compose_accents(text)
+    return compose_accents(text)  # it finds the accents; none found, no edit
 
 
 _MATH_CANDIDATE = re.compile("[+<=>|~\x80-\U0010ffff]")
