@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Sequence
 
-from .document import Document, Line
+from .document import Document, Line, turned_line
 from .furniture import (
     EDGE_BAND,
     EDGE_ROWS,
@@ -376,7 +376,6 @@ def _upright(document: Document, lengths: Sequence[int]) -> tuple[list[Line], di
         size[page.number] = (width, height)
     if not turns:
         return lines, size
-    new_line = object.__new__
     for k, line in enumerate(lines):
         way = turns.get(line.page)
         if way is None:
@@ -390,9 +389,7 @@ def _upright(document: Document, lengths: Sequence[int]) -> tuple[list[Line], di
             box, direction = (y0, h - x1, y1, h - x0), (dy, -dx)
         else:  # upside down
             box, direction = (w - x1, h - y1, w - x0, h - y0), (-dx, -dy)
-        turned = new_line(Line)  # what Line(...) builds, without a frozen __init__'s nine setattr calls
-        turned.__dict__.update(line.__dict__, bbox=box, direction=direction)
-        lines[k] = turned
+        lines[k] = turned_line(line, box, direction)
     return lines, size
 
 

@@ -897,11 +897,12 @@ def test_an_extracted_line_makes_its_spans_when_asked_and_they_are_the_spans_it_
     that one does."""
     doc = Document.from_pdf_bytes(cat.text_pdf(*cat.THREE_PAGES), name="three.pdf", isolate=False)
     line = doc.lines[0]
-    assert "spans" not in vars(line)
+    with pytest.raises(AttributeError):
+        object.__getattribute__(line, "spans")  # not made yet
     spans = line.spans
     assert spans and all(type(o) is int and type(size) is float and type(y) is float for o, size, y in spans)
     assert line.start <= spans[0][0] < line.end
-    assert vars(line)["spans"] is spans  # made once
+    assert object.__getattribute__(line, "spans") is spans and line.spans is spans  # made once
     built = document_module.Line(line.page, line.start, line.end, line.bbox, line.size, line.font, line.direction,
                                  line.block, spans)
     assert built == line and hash(built) == hash(doc.lines[0])
@@ -910,6 +911,28 @@ def test_an_extracted_line_makes_its_spans_when_asked_and_they_are_the_spans_it_
     assert fresh.spans == ()
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         line.nothing  # noqa: B018
+
+
+def test_a_turned_line_keeps_its_spans_made_or_still_to_make():
+    """A line of a turned page (new box and direction) has the spans of the line it
+    turns: made from the same numbers when they were not made yet, the same tuple when
+    they were. Everything else but the box and direction is the line's own. Lines hold
+    their fields in slots, with no attribute dictionary."""
+    doc = Document.from_pdf_bytes(cat.text_pdf(*cat.THREE_PAGES), name="three.pdf", isolate=False)
+    lazy, made = doc.lines[0], doc.lines[1]
+    made_spans = made.spans
+    assert not hasattr(lazy, "__dict__")
+    box, way = (1.0, 2.0, 3.0, 4.0), (0.0, -1.0)
+    for line in (lazy, made):
+        turned = document_module.turned_line(line, box, way)
+        assert (turned.bbox, turned.direction) == (box, way)
+        assert (turned.page, turned.start, turned.end, turned.size, turned.font, turned.block) == (
+            line.page, line.start, line.end, line.size, line.font, line.block)
+    assert document_module.turned_line(made, box, way).spans is made_spans
+    turned = document_module.turned_line(lazy, box, way)
+    with pytest.raises(AttributeError):
+        object.__getattribute__(turned, "spans")  # still to make, from the lazy line's numbers
+    assert turned.spans == lazy.spans and turned.spans
 
 
 def test_a_decoded_reply_keeps_its_numbers_packed_and_assembles_as_extracted_here():
