@@ -122,12 +122,8 @@ class Page:
 
 
 @dataclass(frozen=True, slots=True)
-class Line:
-    """One extracted text line: ``[start, end)`` in the text (without its newline).
-
-    Slotted: a paper has thousands of lines and the reading order reads their fields
-    many times over; a slot takes a third of the memory of an attribute dictionary and
-    is read about three times as fast."""
+class _LineFields:
+    """The fields of a :class:`Line`, each in a slot."""
 
     page: int
     start: int
@@ -143,14 +139,24 @@ class Line:
     span is a superscript (a footnote marker, an exponent). Few lines are ever asked
     for their spans, so an extracted line makes them on first access from its page's
     numbers (:func:`_assemble`)."""
-    _span_source: tuple | None = field(default=None, init=False, repr=False, compare=False)
-    """(the page's span numbers, the line's first span, how many, the line's start) of
-    an extracted line whose spans are not made yet."""
+
+
+class Line(_LineFields):
+    """One extracted text line: ``[start, end)`` in the text (without its newline).
+
+    Slotted: a paper has thousands of lines and the reading order reads their fields
+    many times over; a slot takes a third of the memory of an attribute dictionary and
+    is read about three times as fast. An extracted line keeps, in one more slot that
+    is not a field (``dataclasses.asdict`` and ``fields`` see the fields alone), what
+    its spans are made from: the page's span numbers, the line's first span, how many,
+    and the line's start."""
+
+    __slots__ = ("_span_source",)
 
     def __getattr__(self, name: str):
         # only called for an attribute that is not set: the spans of an extracted line
         # (its ``spans`` slot left empty), made on first access
-        source = self._span_source if name == "spans" else None
+        source = getattr(self, "_span_source", None) if name == "spans" else None
         if source is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         numbers, first, count, start = source
@@ -164,8 +170,8 @@ class Line:
         return spans
 
 
-_SET_SPANS = Line.__dict__["spans"].__set__
-_LINE_SETTERS = tuple(Line.__dict__[name].__set__ for name in (
+_SET_SPANS = Line.spans.__set__
+_LINE_SETTERS = tuple(getattr(Line, name).__set__ for name in (
     "page", "start", "end", "bbox", "size", "font", "direction", "block", "_span_source"))
 """Each slot's own setter: what a frozen ``Line(...)`` sets through ``object.__setattr__``,
 called directly (an extracted line is made without ``__init__``, its spans left to
@@ -176,7 +182,8 @@ def turned_line(line: Line, bbox: tuple[float, float, float, float], direction: 
     """``line`` with another box and direction (a page turned to read left to right),
     its spans as they are: made already, or still to make from the same numbers."""
     turned = object.__new__(Line)
-    values = (line.page, line.start, line.end, bbox, line.size, line.font, direction, line.block, line._span_source)
+    values = (line.page, line.start, line.end, bbox, line.size, line.font, direction, line.block,
+              getattr(line, "_span_source", None))
     for set_slot, value in zip(_LINE_SETTERS, values):
         set_slot(turned, value)
     try:

@@ -935,6 +935,24 @@ def test_a_turned_line_keeps_its_spans_made_or_still_to_make():
     assert turned.spans == lazy.spans and turned.spans
 
 
+def test_a_line_shows_its_fields_alone():
+    """What an extracted line makes its spans from is kept beside its fields, not as
+    one: ``asdict`` and ``fields`` give the fields (JSON-ready), and a pickled line
+    comes back equal, spans made."""
+    import dataclasses
+    import json
+    import pickle
+
+    doc = Document.from_pdf_bytes(cat.text_pdf(*cat.THREE_PAGES), name="three.pdf", isolate=False)
+    line = doc.lines[0]
+    names = ["page", "start", "end", "bbox", "size", "font", "direction", "block", "spans"]
+    assert [f.name for f in dataclasses.fields(line)] == names
+    fields = dataclasses.asdict(line)
+    assert list(fields) == names and fields["spans"] and json.loads(json.dumps(fields))["start"] == line.start
+    again = pickle.loads(pickle.dumps(doc.lines[-1]))
+    assert again == doc.lines[-1] and again.spans == doc.lines[-1].spans
+
+
 def test_a_decoded_reply_keeps_its_numbers_packed_and_assembles_as_extracted_here():
     """A worker's numbers stay machine doubles after decoding (a page's slice of them,
     not a float object each), and the document made from them equals the in-process
