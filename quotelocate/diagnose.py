@@ -8,7 +8,7 @@ punctuation-stripped copy of the document that contains the quote names the caus
 certainty); the fuzzy alignment decides the rest.
 
 Causes: ``partial-word``, ``marker-glued``, ``accent-split``, ``cross-flow``,
-``unverifiable-page``, ``invisible-text``, ``confusable-character``, ``case-differs``,
+``spacing-differs``, ``unverifiable-page``, ``invisible-text``, ``confusable-character``, ``case-differs``,
 ``number-changed``, ``marker-missing``, ``punctuation-differs``, ``spliced``,
 ``word-missing``, ``word-added``, ``word-changed``, ``not-in-document``, and
 ``too-long-to-diagnose`` for a quote longer than :data:`DIAGNOSE_CHARS` (only reached
@@ -29,7 +29,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from .kgrams import K, skeleton, skeleton_with_map
-from .normalize import _apply_text, compose_accents
+from .normalize import _apply_text, _is_math, compose_accents
 from . import prepared_cache
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ Cause = Literal[
     "marker-glued",
     "accent-split",
     "cross-flow",
+    "spacing-differs",
     "unverifiable-page",
     "invisible-text",
     "confusable-character",
@@ -187,11 +188,14 @@ class Diagnoser:
         self._any_glued: bool | None = None
         self._accented: str | None = None
         self._flat: str | None = None
+        self._unspaced: str | None = None
+        self._kept: list[int] | None = None  # where each character of ``unspaced`` is in the text
 
     def prepare(self) -> "Diagnoser":
         """Build every probe copy of the document now (otherwise the first rejection
         that needs one pays for it)."""
         _ = self.lower, self.masked, self.unmarked, self.unpunct, self.unglued, self.accented, self.flat
+        _ = self.unspaced
         return self
 
     # probes ---------------------------------------------------------------------------
@@ -218,6 +222,52 @@ class Diagnoser:
         if self._unpunct is None:
             self._unpunct = _strip_punct(self.text)
         return self._unpunct
+
+    @property
+    def unspaced(self) -> str:
+        """The text without its spaces (extraction can lose the space between words set
+        close together: "demonstratedtoimprove")."""
+        if self._unspaced is None:
+            self._unspaced = self.text.replace(" ", "")
+        return self._unspaced
+
+    def _spacing_detail(self, q: str) -> str | None:
+        """When the quote is in the document but for spaces the document lacks (and no space
+        of the document is missing from the quote), nothing stands between the two
+        characters in the extracted text either (no rule joined them), and the match
+        starts and ends on word boundaries (a word character never against another one):
+        the first place they differ ("'oneRCT28'
+        in the document, 'one RCT28' in the quote"); else None."""
+        squeezed = q.replace(" ", "")
+        if squeezed == q or len(squeezed) < 2:
+            return None
+        text, unspaced = self.text, self.unspaced
+        at = unspaced.find(squeezed)
+        while at >= 0:
+            if self._kept is None:  # made on the first such match only: rejections are rare
+                self._kept = [i for i, ch in enumerate(text) if ch != " "]
+            a, b = self._kept[at], self._kept[at + len(squeezed) - 1] + 1
+            # whole words at either end, as a match needs them (a word character against a word character)
+            if (a == 0 or not (_word_char(text[a - 1]) and _word_char(text[a]))) and (
+                    b == len(text) or not (_word_char(text[b]) and _word_char(text[b - 1]))):
+                passage = text[a:b]
+                ours, theirs = _space_places(passage), _space_places(q)
+                if not ours < theirs:  # the document lacks some of the quote's spaces, and has no other
+                    return None
+                kept, (starts, ends) = self._kept, self.locator.norm.offsets
+                if any(ends[kept[at + p - 1]] != starts[kept[at + p]] for p in theirs - ours):
+                    return None  # a rule joined the words (a line-end hyphen's break): not a space extraction lost
+                lost = min(theirs - ours)
+                pair = squeezed[lost - 1 : lost + 1]
+                if any(_is_math(ch) for ch in pair):
+                    why = ("a space between a math symbol and a letter or digit, which extraction drops; the "
+                           "math_spacing rule ignores it" if not self.locator.rules.math_spacing
+                           else "a space next to a math symbol")
+                else:
+                    why = "extraction can lose the space between words set close together"
+                return f"{_spacing_difference(passage, q)} ({why})"
+            at = unspaced.find(squeezed, at + 1)
+        return None
 
     def _key(self, text: str) -> str:
         """``text`` as the locator searches it: without optional hyphens when
@@ -325,6 +375,8 @@ class Diagnoser:
                 "the text runs from one flow of the page into another (body text into a footnote, "
                 "caption, table or another column): contiguous as extracted, not in reading order"
             )
+        if " " in q and (spacing := self._spacing_detail(q)) is not None:
+            return "spacing-differs", spacing
         if _CONFUSABLE_RE.search(q) and q.translate(_CONFUSABLES) in self.text:
             odd = sorted({c for c in q if c.translate(_CONFUSABLES) != c})
             names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in odd)
@@ -528,6 +580,51 @@ class Diagnoser:
             cause=cause,
             detail=detail,
         )
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _space_places(text: str) -> set[int]:
+    """Where ``text`` has a space, as positions in ``text`` without its spaces."""
+    places, at = set(), 0
+    for ch in text:
+        if ch == " ":
+            places.add(at)
+        else:
+            at += 1
+    return places
+
+
+def _spacing_difference(passage: str, quote: str) -> str:
+    """The first words of ``passage`` and ``quote`` (the same characters, spaced
+    differently) that do not line up, each side's words over the same characters."""
+    def spans(text: str) -> list[tuple[int, int, str]]:
+        out, at = [], 0
+        for word in text.split(" "):
+            if word:
+                out.append((at, at + len(word), word))
+                at += len(word)
+        return out
+
+    ours, theirs = spans(passage), spans(quote)
+    doc_cuts = {(a, b) for a, b, _ in ours}
+    quote_cuts = {(a, b) for a, b, _ in theirs}
+    for a, b, _ in ours + theirs:
+        if (a, b) not in doc_cuts or (a, b) not in quote_cuts:
+            lo, hi = a, b
+            # widen to the words of both sides over these characters
+            while True:
+                words = [(x, y) for x, y, _ in ours + theirs if x < hi and lo < y]
+                new_lo, new_hi = min(x for x, _ in words), max(y for _, y in words)
+                if (new_lo, new_hi) == (lo, hi):
+                    break
+                lo, hi = new_lo, new_hi
+            doc = " ".join(w for x, y, w in ours if lo <= x and y <= hi)
+            said = " ".join(w for x, y, w in theirs if lo <= x and y <= hi)
+            return f"the same characters, spaced differently: '{_clip(doc)}' in the document, '{_clip(said)}' in the quote"
+    return "the same characters, spaced differently"
 
 
 def _common_prefix(a: str, i: int, b: str, j: int) -> int:
