@@ -29,7 +29,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from .kgrams import K, skeleton, skeleton_with_map
-from .normalize import _apply_text, _is_math, compose_accents
+from .normalize import _apply_text, _is_math, compose_accents, is_word_char
 from . import prepared_cache
 
 if TYPE_CHECKING:
@@ -247,9 +247,9 @@ class Diagnoser:
             if self._kept is None:  # made on the first such match only: rejections are rare
                 self._kept = [i for i, ch in enumerate(text) if ch != " "]
             a, b = self._kept[at], self._kept[at + len(squeezed) - 1] + 1
-            # whole words at either end, as a match needs them (a word character against a word character)
-            if (a == 0 or not (_word_char(text[a - 1]) and _word_char(text[a]))) and (
-                    b == len(text) or not (_word_char(text[b]) and _word_char(text[b - 1]))):
+            # whole words at either end, by the match's own test of a word character
+            if (a == 0 or not (is_word_char(text[a - 1]) and is_word_char(text[a]))) and (
+                    b == len(text) or not (is_word_char(text[b]) and is_word_char(text[b - 1]))):
                 passage = text[a:b]
                 ours, theirs = _space_places(passage), _space_places(q)
                 if not ours < theirs:  # the document lacks some of the quote's spaces, and has no other
@@ -580,10 +580,6 @@ class Diagnoser:
             cause=cause,
             detail=detail,
         )
-
-
-def _word_char(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
 
 
 def _space_places(text: str) -> set[int]:
