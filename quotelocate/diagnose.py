@@ -236,8 +236,8 @@ class Diagnoser:
         of the document is missing from the quote), nothing stands between the two
         characters in the extracted text either (no rule joined them), and the match
         starts and ends on word boundaries (a word character never against another one):
-        the first place they differ ("'oneRCT28'
-        in the document, 'one RCT28' in the quote"); else None."""
+        the first place they differ ("'oneRCT28' in the document, 'one RCT28' in the
+        quote"); else None."""
         squeezed = q.replace(" ", "")
         if squeezed == q or len(squeezed) < 2:
             return None
@@ -254,10 +254,11 @@ class Diagnoser:
                 ours, theirs = _space_places(passage), _space_places(q)
                 if not ours < theirs:  # the document lacks some of the quote's spaces, and has no other
                     return None
+                lost_places = theirs - ours
                 kept, (starts, ends) = self._kept, self.locator.norm.offsets
-                if any(ends[kept[at + p - 1]] != starts[kept[at + p]] for p in theirs - ours):
+                if any(ends[kept[at + p - 1]] != starts[kept[at + p]] for p in lost_places):
                     return None  # a rule joined the words (a line-end hyphen's break): not a space extraction lost
-                lost = min(theirs - ours)
+                lost = min(lost_places)
                 pair = squeezed[lost - 1 : lost + 1]
                 if any(_is_math(ch) for ch in pair):
                     why = ("a space between a math symbol and a letter or digit, which extraction drops; the "
@@ -375,7 +376,7 @@ class Diagnoser:
                 "the text runs from one flow of the page into another (body text into a footnote, "
                 "caption, table or another column): contiguous as extracted, not in reading order"
             )
-        if " " in q and (spacing := self._spacing_detail(q)) is not None:
+        if (spacing := self._spacing_detail(q)) is not None:
             return "spacing-differs", spacing
         if _CONFUSABLE_RE.search(q) and q.translate(_CONFUSABLES) in self.text:
             odd = sorted({c for c in q if c.translate(_CONFUSABLES) != c})
