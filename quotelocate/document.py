@@ -706,7 +706,7 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                     n = len(text)
                     if not n:
                         continue
-                    spans_out += (at - offset, size, float(span["origin"][1]))
+                    spans_out += (at - offset, size, float(span["origin"][1]) + 0.0)
                     count += 1
                     if n == 1 and text.isalnum():
                         if pi_fonts is None:
@@ -752,8 +752,11 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                 x0, y0, x1, y1 = line["bbox"]
                 dx, dy = line["dir"]
                 end = offset + len(line_text)
-                lines += (offset, end, float(x0), float(y0), float(x1), float(y1), biggest, font_index,
-                          float(dx), float(dy), block_no, count)
+                # "+ 0.0" makes a negative zero zero: pymupdf gives -0.0 or 0.0 for the same
+                # line as its text comes from the page or from a display list, and which one
+                # a page takes depends on the page the worker took before it
+                lines += (offset, end, float(x0) + 0.0, float(y0) + 0.0, float(x1) + 0.0, float(y1) + 0.0, biggest,
+                          font_index, float(dx) + 0.0, float(dy) + 0.0, block_no, count)
                 offset = end + 1
             block_no += 1
         records.append(

@@ -335,6 +335,25 @@ def test_text_from_the_display_list_is_the_text_from_the_page(monkeypatch):
     assert via_list == D._extract_pages(pdf, PMJ, range(pdf.page_count))
 
 
+def test_a_page_read_through_its_display_list_gives_the_same_numbers_to_the_sign_of_zero(monkeypatch):
+    """pymupdf gives a line of page 3 of the Elsevier paper the direction (1.0, -0.0) read
+    from the page and (1.0, 0.0) read from a display list, and which way a page is read
+    depends on the page its worker took before it. The records hold one zero, so the
+    document (and a cache entry of it) does not depend on how the workers shared the pages."""
+    import json
+
+    from quotelocate import document as D
+
+    name = "arxiv2022_strain_sensor_elsarticle.pdf"
+    pdf = pymupdf.open(stream=corpus_document(name)._pdf, filetype="pdf")
+    real = D._page_dict
+    monkeypatch.setattr(D, "_page_dict", lambda page, rendered=None: real(page, {}))
+    via_list = D._extract_pages(pdf, name, [2])
+    monkeypatch.setattr(D, "_page_dict", lambda page, rendered=None: real(page))
+    direct = D._extract_pages(pdf, name, [2])
+    assert json.dumps(via_list) == json.dumps(direct)
+
+
 def test_pages_after_one_that_needed_no_list_are_read_directly(monkeypatch):
     """The ACL paper has no white text and no drawn glyph checks on its first pages: only
     the first page (no evidence yet) goes through a display list, the next ones not."""
