@@ -78,6 +78,7 @@ BOOL_RULES = {
     "markers": "Raised markers may be left out or kept",
     "suspended_hyphens": "Suspended hyphens (pre- and post-)",
     "math_spacing": "Ignore spaces next to math symbols",
+    "word_gaps": "Word gaps the text lost may be spaces",
 }
 
 

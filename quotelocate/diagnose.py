@@ -29,7 +29,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from .kgrams import K, skeleton, skeleton_with_map
-from .normalize import _apply_text, _is_math, compose_accents, is_word_char
+from .normalize import _apply_text, _is_math, _positions_of, compose_accents, is_word_char
 from . import prepared_cache
 
 if TYPE_CHECKING:
@@ -264,11 +264,27 @@ class Diagnoser:
                     why = ("a space between a math symbol and a letter or digit, which extraction drops; the "
                            "math_spacing rule ignores it" if not self.locator.rules.math_spacing
                            else "a space next to a math symbol")
+                elif all(kept[at + p] in self._gap_starts for p in lost_places):
+                    rule_on = self.locator.rules.word_gaps
+                    if not rule_on and len(lost_places) == sum(a < g < b for g in self._gap_starts):
+                        why = "the page sets a word gap there that the text has no space for; the word_gaps rule accepts it"
+                    else:
+                        why = ("the page sets word gaps there that the text has no space for; a quote may write a "
+                               "passage's gaps all as spaces or all as the text has them"
+                               + ("" if rule_on else ", with the word_gaps rule on"))
                 else:
                     why = "extraction can lose the space between words set close together"
                 return f"{_spacing_difference(passage, q)} ({why})"
             at = unspaced.find(squeezed, at + 1)
         return None
+
+    @property
+    def _gap_starts(self) -> frozenset[int]:
+        """Positions in the text of the characters a word gap of the page precedes."""
+        gaps = self.locator._gap_starts
+        if not gaps and self.locator.document.word_gaps:
+            gaps = frozenset(a for a, _ in _positions_of(self.locator.norm, [(g, g + 1) for g in self.locator.document.word_gaps]))
+        return gaps
 
     def _key(self, text: str) -> str:
         """``text`` as the locator searches it: without optional hyphens when

@@ -14,7 +14,10 @@ This is the only module that imports pymupdf. A :class:`Document` holds
   word (``models\u00b3``), told apart from exponents by font size, baseline and context;
 * ``glyphs``: characters whose drawn glyph contradicts their Unicode mapping: a letter
   or digit from a one-glyph ("pi") font that is drawn as a horizontal bar is a dash
-  (``80e120`` as printed ``80\u2013120``), decided from the rendered ink of the glyph.
+  (``80e120`` as printed ``80\u2013120``), decided from the rendered ink of the glyph;
+* ``word_gaps``: where the page sets two words apart but the text has no space between
+  them (``demonstratedtoimprove``): tightly justified lines whose word gaps are narrower
+  than what pymupdf takes for a space, found from the glyphs' positions.
 
 PDFs are untrusted input. By default extraction runs in forked worker processes (two
 on a multi-core machine, each taking the next free page whenever it is through with one) under
@@ -234,6 +237,14 @@ class Document:
     glyphs: tuple[tuple[int, str], ...] = ()
     """``(offset, character)``: the character a mis-mapped glyph at ``offset`` really
     draws (see :func:`drawn_dash`); the text keeps what the PDF maps it to."""
+    word_gaps: tuple[int, ...] = ()
+    """Offsets in ``text`` of characters the page sets a word gap before, with no space
+    in the text between them and the character before (see :func:`word_gaps`); the
+    text keeps what pymupdf extracts."""
+    word_gap_markers: tuple[tuple[int, int], ...] = ()
+    """The ``markers`` as read with the word gaps for spaces, when that reads them
+    otherwise (``RCT28providedonly``: the ``28`` glued to a word that a gap follows is a
+    marker); empty when they are ``markers``. The ``word_gaps`` rule reads these."""
     _pdf: bytes | None = field(default=None, repr=False)
     _password: str | None = field(default=None, repr=False)  # to reopen an encrypted PDF for boxes
 
@@ -643,10 +654,12 @@ def _release(spent: list) -> None:
 def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: list | None = None) -> list[list]:
     """One record per page (0-based ``indices``), JSON-ready, offsets relative to the
     page: ``[number, text, width, height, rotation, lines, fonts, spans, hidden,
-    markers, glyphs]`` where ``lines`` holds :data:`LINE_FIELDS` numbers per line (its
-    font an index into ``fonts``), ``spans`` :data:`SPAN_FIELDS` numbers per span, the
-    spans of each line in turn; hidden and markers are ``[[start, end]]``, glyphs
-    ``[[offset, character]]``. A page's text is its lines, each followed by a newline.
+    markers, glyphs, gaps, gap_markers]`` where ``lines`` holds :data:`LINE_FIELDS` numbers
+    per line (its font an index into ``fonts``), ``spans`` :data:`SPAN_FIELDS` numbers per
+    span, the spans of each line in turn; hidden and markers are ``[[start, end]]``,
+    glyphs ``[[offset, character]]``, gaps the offsets :func:`word_gaps` finds, and
+    gap_markers the markers read with the word gaps for spaces (``RCT28providedonly``:
+    ``28`` is a marker then, not without them), or None when they are the markers. A page's text is its lines, each followed by a newline.
     Flat lists of numbers rather than one list per line: they travel from the
     extraction worker as packed doubles (:func:`_encode_reply`). ``spent``: where an
     extraction worker keeps each page's pymupdf objects to free them later
@@ -688,10 +701,12 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
         glyphs: list[list] = []
         offset = 0
         block_no = 0
+        loose: dict[tuple[int, int], tuple[int, str]] = {}  # lines to read the word gaps of
+        unmarked: list[tuple[int, Sequence[dict], str]] = []  # such lines with smaller spans
         for block in raw["blocks"]:
             if block.get("type") != 0:
                 continue
-            for line in block["lines"]:
+            for line_no, line in enumerate(block["lines"]):
                 spans = line["spans"]
                 at = offset
                 sizes: list[float] = []
@@ -736,13 +751,20 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                     at += n
                 line_text = "".join(texts)
                 biggest = max(sizes, default=0.0)
+                dx, dy = line["dir"]
+                is_loose = dx == 1.0 and dy == 0.0 and _LONG_RUN.search(line_text) is not None
+                if is_loose:
+                    loose[(block.get("number", -1), line_no)] = (offset, line_text)
                 if len(spans) > 1 and min(sizes) <= MARKER_SIZE_RATIO * biggest:  # else no span is set smaller
                     if line_glyphs:
                         drawn_line = _as_drawn(spans, line_glyphs)
                         shown = "".join(span.get("text", "") for span in drawn_line)
                     else:  # read as mapped: the spans and the line's text as they are
                         drawn_line, shown = spans, line_text
-                    markers.extend([offset + a, offset + b] for a, b in raised_markers(drawn_line, shown, labels))
+                    if is_loose:  # its markers once its word gaps are known
+                        unmarked.append((offset, drawn_line, shown))
+                    else:
+                        markers.extend([offset + a, offset + b] for a, b in raised_markers(drawn_line, shown, labels))
                 parts.append(line_text)
                 parts.append("\n")
                 font = spans[0]["font"] if spans else ""
@@ -750,7 +772,6 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                 if font_index is None:
                     font_index = fonts[font] = len(fonts)
                 x0, y0, x1, y1 = line["bbox"]
-                dx, dy = line["dir"]
                 end = offset + len(line_text)
                 # "+ 0.0" makes a negative zero zero: pymupdf gives -0.0 or 0.0 for the same
                 # line as its text comes from the page or from a display list, and which one
@@ -759,11 +780,103 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                           font_index, float(dx) + 0.0, float(dy) + 0.0, block_no, count)
                 offset = end + 1
             block_no += 1
+        gaps: list[int] = []
+        if loose:
+            try:
+                gaps = word_gaps(_gap_textpage(page, rendered), loose)
+            except Exception as exc:
+                raise _page_failure(name, number, exc, memory) from None
+        gap_markers = None  # the page's markers read with its word gaps, when they differ
+        if unmarked:
+            plain: list[list[int]] = []
+            spaced: list[list[int]] = []
+            for at, drawn_line, shown in unmarked:
+                plain.extend([at + a, at + b] for a, b in raised_markers(drawn_line, shown, labels))
+                inside = frozenset(g - at for g in gaps if at < g < at + len(shown))
+                spaced.extend([at + a, at + b] for a, b in raised_markers(drawn_line, shown, labels, inside))
+            if spaced != plain:
+                gap_markers = sorted(markers + spaced)
+            markers = sorted(markers + plain)
         records.append(
             [number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, list(fonts),
-             spans_out, hidden, markers, glyphs]
+             spans_out, hidden, markers, glyphs, gaps, gap_markers]
         )
     return records
+
+
+WORD_GAP_EM = 0.1
+"""Two glyphs of a line set at least this share of their font size apart, with no space
+between them in the text, have a word gap between them. pymupdf writes a space only for
+a wider gap, so a tightly justified line loses its word spaces (``demonstratedtoimprove``
+for "demonstrated to improve", whose gaps measure 0.13-0.15 em); inside a word, glyphs
+stand a kerning's few hundredths of an em closer or further apart."""
+WORD_GAP_TIGHT_EM = 0.05
+"""... on a line set tight: the median gap between its glyphs is at most this share of
+the size. Letter-spaced type, whose every gap is wide, has no word gaps."""
+WORD_GAP_MAX_SHARE = 1 / 3
+"""... and at most this share of the line's pairs of glyphs are that far apart."""
+_LONG_RUN = re.compile(r"[^\W\d_]{17,}")
+"""Seventeen letters or more without a break: a word that long is rare, so a line that
+holds one may have lost its word spaces, and its glyphs' positions are read
+(:func:`word_gaps`). The test is the cheap part: a line without such a run is not read."""
+
+
+def _gap_textpage(page, rendered: dict | None):
+    """The page's text with each glyph's position, for :func:`word_gaps`: from the
+    display list the page was already run into when there is one (an unrotated page),
+    else from the page."""
+    display = rendered.get("list") if rendered else None
+    if display is None or page.rotation:
+        return page.get_textpage(flags=EXTRACT_FLAGS)
+    textpage = display.get_textpage(flags=EXTRACT_FLAGS)
+    return textpage if isinstance(textpage, pymupdf.TextPage) else pymupdf.TextPage(textpage)
+
+
+def word_gaps(textpage, lines: dict[tuple[int, int], tuple[int, str]]) -> list[int]:
+    """Offsets (of the page's text) of the characters that a word gap precedes in
+    ``lines``: ``(block number, line index in the block) -> (offset of the line, its
+    text)``, left to right lines of ``textpage``. A gap is :data:`WORD_GAP_EM` wide or
+    wider between two glyphs with no space between them, on a line set tight
+    (:data:`WORD_GAP_TIGHT_EM`, :data:`WORD_GAP_MAX_SHARE`). A line whose glyphs do not
+    spell its text (one pymupdf cut at the page's edge) is left out."""
+    mupdf = pymupdf.mupdf
+    out: list[int] = []
+    last = max(b for b, _ in lines)
+    for block_no, block in enumerate(textpage.this):
+        if block_no > last:
+            break
+        if block.m_internal.type != mupdf.FZ_STEXT_BLOCK_TEXT or not any(b == block_no for b, _ in lines):
+            continue
+        for line_no, line in enumerate(block):
+            wanted = lines.get((block_no, line_no))
+            if wanted is None:
+                continue
+            at, text = wanted
+            glyphs = []
+            for char in line:
+                c = char.m_internal
+                quad = c.quad
+                glyphs.append((c.c, quad.ul.x, quad.ur.x, c.size))
+            if "".join(chr(g[0]) for g in glyphs) == text:
+                out.extend(at + k for k in _line_word_gaps(glyphs))
+    return sorted(out)
+
+
+def _line_word_gaps(glyphs: Sequence[tuple[int, float, float, float]]) -> list[int]:
+    """Indexes of the glyphs a word gap precedes, in one line's ``(code, left, right,
+    size)`` glyphs (see :func:`word_gaps`)."""
+    pairs: list[tuple[int, float]] = []  # (right glyph, gap in ems) of two glyphs side by side
+    for k in range(1, len(glyphs)):
+        (a, _, a_right, a_size), (b, b_left, _, b_size) = glyphs[k - 1], glyphs[k]
+        em = max(a_size, b_size)
+        if em > 0 and not chr(a).isspace() and not chr(b).isspace():
+            pairs.append((k, (b_left - a_right) / em))
+    gaps = [k for k, gap in pairs if gap >= WORD_GAP_EM]
+    if not gaps or len(gaps) > WORD_GAP_MAX_SHARE * len(pairs):
+        return []
+    if sorted(gap for _, gap in pairs)[len(pairs) // 2] > WORD_GAP_TIGHT_EM:
+        return []
+    return gaps
 
 
 def _as_drawn(spans: Sequence[dict], drawn: dict[int, str]) -> list[dict]:
@@ -1046,7 +1159,8 @@ def _word_size(spans: Sequence[dict], i: int) -> float:
     return best
 
 
-def raised_markers(spans: Sequence[dict], line_text: str, labels: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
+def raised_markers(spans: Sequence[dict], line_text: str, labels: frozenset[str] = frozenset(),
+                   gaps: frozenset[int] = frozenset()) -> list[tuple[int, int]]:
     """``[start, end)`` within ``line_text`` of the footnote and citation markers among
     a line's pymupdf spans.
 
@@ -1060,7 +1174,9 @@ def raised_markers(spans: Sequence[dict], line_text: str, labels: frozenset[str]
     minus, or when a letter or digit follows it directly (``cm\u00b2V``). After a
     one-letter word it is a marker all the same when the letter is upright (not italic,
     not a math font) and ``labels`` (:func:`footnote_labels` of the page) holds its text:
-    the page has a footnote it refers to ("the tree skeleton of T\u00b9").
+    the page has a footnote it refers to ("the tree skeleton of T\u00b9"). ``gaps``: offsets
+    in ``line_text`` of the characters a word gap precedes (:func:`word_gaps`), which
+    part words as a space does ("RCT28providedonly" as printed "RCT\u00b2\u2078 provided only").
     """
     out: list[tuple[int, int]] = []
     at = 0
@@ -1097,10 +1213,10 @@ def raised_markers(spans: Sequence[dict], line_text: str, labels: frozenset[str]
         if not content or content[0].isspace() or not _MARKER_TEXT.fullmatch(content):
             continue
         before = line_text[:start]
-        if not before or before[-1].isspace():
+        if not before or before[-1].isspace() or start in gaps:
             continue  # not glued
         after = line_text[start + len(content) : start + len(content) + 1]
-        if after and not after.isspace() and after not in _BEFORE_OK:
+        if after and not after.isspace() and after not in _BEFORE_OK and start + len(content) not in gaps:
             continue
         if out and out[-1][1] == start:  # a second marker right after the first ("\u2217,\u2020")
             out[-1] = (out[-1][0], start + len(content))
@@ -1110,7 +1226,7 @@ def raised_markers(spans: Sequence[dict], line_text: str, labels: frozenset[str]
         words = before.split()
         if last.isalpha():
             k = len(before)
-            while k > 0 and (before[k - 1].isalpha() or unicodedata.category(before[k - 1]) == "Sk"):
+            while k > 0 and (before[k - 1].isalpha() or unicodedata.category(before[k - 1]) == "Sk") and k not in gaps:
                 k -= 1  # a spacing accent is part of the word: "Andr\u00b4e"
             word = [ch for ch in before[k:] if ch.isalpha()]
             if not all(_latin_letter(ch) for ch in word) or _MATH_FONT.search(ref.get("font", "")):
@@ -1188,10 +1304,14 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
     offset = 0
     markers: list[tuple[int, int]] = []
     glyphs: list[tuple[int, str]] = []
+    gaps: list[int] = []
+    gap_markers: list[tuple[int, int]] = []  # the markers read with the word gaps, page by page
+    gap_markers_differ = False
     new_line = object.__new__
     set_page, set_start, set_end, set_bbox, set_size, set_font, set_direction, set_block, set_source = _LINE_SETTERS
     for record in sorted(records, key=lambda r: r[0]):
-        number, page_text, width, height, rotation, flat, fonts, flat_spans, page_hidden, page_markers, page_glyphs = record
+        (number, page_text, width, height, rotation, flat, fonts, flat_spans, page_hidden, page_markers, page_glyphs,
+         page_gaps, page_gap_markers) = record
         number, rotation = int(number), int(rotation)
         if not isinstance(page_text, str):
             raise TypeError("page text is not a string")
@@ -1202,7 +1322,16 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
             offset += 1
         parts.append(page_text)
         markers.extend((offset + int(a), offset + int(b)) for a, b in page_markers)
+        if page_gap_markers is not None:
+            gap_markers_differ = True
+        gap_markers.extend((offset + int(a), offset + int(b)) for a, b in
+                           (page_markers if page_gap_markers is None else page_gap_markers))
         glyphs.extend((offset + int(a), str(c)) for a, c in page_glyphs)
+        if page_gaps:
+            at = [int(g) for g in page_gaps]
+            if min(at) < 1 or max(at) >= len(page_text):
+                raise ValueError("a word gap lies outside its page")
+            gaps.extend(offset + g for g in at)
         # the lines' fields, each read from the flat numbers with one slice (a loop over
         # lines slicing twelve numbers out of the list each cost most of the assembly)
         F = LINE_FIELDS
@@ -1278,6 +1407,8 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         hidden=tuple(hidden),
         markers=tuple(markers),
         glyphs=tuple(glyphs),
+        word_gaps=tuple(gaps),
+        word_gap_markers=tuple(gap_markers) if gap_markers_differ else (),
         _pdf=data,
         _password=password,
     )
@@ -1296,7 +1427,7 @@ def pages_cache_key(data: bytes) -> dict:
         "extractor_version": pymupdf.VersionBind,
         "flags": EXTRACT_FLAGS,
         "glyph_geometry": GLYPH_GEOMETRY,
-        "records": 3,  # page records: flat line and span numbers, a font table, the mis-mapped glyphs
+        "records": 4,  # page records: flat line and span numbers, a font table, the mis-mapped glyphs, word gaps
     }
 
 
@@ -1427,10 +1558,10 @@ def _encode_reply(reply: dict) -> bytes:
     heads, texts = [], []
     lines: list = []
     spans: list = []
-    for number, text, width, height, rotation, flat, fonts, flat_spans, hidden, markers, glyphs in reply["pages"]:
+    for number, text, width, height, rotation, flat, fonts, flat_spans, hidden, markers, glyphs, *gaps in reply["pages"]:
         texts.append(text)
         heads.append([number, len(text), width, height, rotation, len(flat), fonts, len(flat_spans), hidden, markers,
-                      glyphs])
+                      glyphs, *gaps])
         lines += flat
         spans += flat_spans
     body = "".join(texts).encode("utf-8", "surrogatepass")
@@ -1477,9 +1608,9 @@ def _decode_reply(blob: bytes) -> tuple[list[list], list[str]]:
     flat_spans.frombytes(view[n_text + n_lines :])
     records: list[list] = []
     t = l = s = 0
-    for number, chars, width, height, rotation, n_line, fonts, n_span, hidden, markers, glyphs in header["pages"]:
+    for number, chars, width, height, rotation, n_line, fonts, n_span, hidden, markers, glyphs, *gaps in header["pages"]:
         records.append([number, text[t : t + chars], width, height, rotation, flat[l : l + n_line], fonts,
-                        flat_spans[s : s + n_span], hidden, markers, glyphs])
+                        flat_spans[s : s + n_span], hidden, markers, glyphs, *gaps])
         t, l, s = t + chars, l + n_line, s + n_span
     if (t, l, s) != (len(text), len(flat), len(flat_spans)):
         raise ValueError("page sizes do not add up to the payload")

@@ -44,9 +44,11 @@ from .normalize import (
     MARKER_KEPT,
     MARKER_OMITTED,
     OPTIONAL,
+    WORD_GAP,
     Context,
     Normalized,
     Rules,
+    _positions_of,
     _positions_with,
     cluster_boundary,
     flag_names,
@@ -160,6 +162,10 @@ class Locator:
     explicit ones instead (see :func:`quotelocate.chunks.load_chunks_file`).
     """
 
+    _SPACED = False
+    """This locator searches the document with a space at each word gap (see
+    :meth:`_spaced_locator`)."""
+
     def __init__(
         self,
         document: Document,
@@ -181,8 +187,8 @@ class Locator:
             self.chunks: tuple[Chunk, ...] = tuple(chunks) if chunks is not None else make_chunks(document.text, self.chunking)
             self._group_size = self.chunking.group_size
             # a document opened through an extraction cache keeps its prepared text and index there
-            cached = prepared_cache.load(document, rules)
-            self.norm = prepare(document, rules) if cached is None else cached
+            cached = prepared_cache.load(document, rules) if not self._SPACED else None
+            self.norm = prepare(document, rules, word_gaps=self._SPACED) if cached is None else cached
             self._text = self.norm.text
             (self._starts, self._ends), self._original = self.norm.offsets, document.text
             self._both = rules.hyphenation == "both"
@@ -192,7 +198,7 @@ class Locator:
             else:
                 self._skel, self._skel_map = self._text, None
             self._index = kgram_index(self._skel)
-            if cached is None:
+            if cached is None and not self._SPACED:
                 prepared_cache.store(document, rules, self.norm)
             _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
             self._jumps = self.norm.jumps
@@ -200,6 +206,13 @@ class Locator:
             glyphs = document.glyphs if rules.unicode != "off" else ()
             self._glyph_chars = frozenset(document.text[o] for o, _ in glyphs)
             self._extracted: Locator | bool | None = None  # False: its map differs from this one's
+            # with ``rules.word_gaps`` on, a document with word gaps is also searched with a
+            # space at each gap, by a second locator built on first need (False: none)
+            self._spaced: Locator | bool | None = (
+                None if rules.word_gaps and document.word_gaps and not self._SPACED else False
+            )
+            # where a word gap starts a word in this text: a word boundary to a match
+            self._gap_starts = self._word_gap_starts() if self._spaced is None else frozenset()
             self._marker_positions = sorted(self._markers)
             self._unverifiable = sorted([(p.start, p.end) for p in document.pages if not p.verifiable] + list(document.hidden))
             self._diag: Any = None
@@ -268,7 +281,21 @@ class Locator:
             # rules take it out of the body's flow, so a quote of it is looked for in it
             occurrences = self._find_in_furniture(q)
         if not occurrences:
-            return self._reject(q, quote, scope, cited_chunk)
+            spaced = self._spaced_locator()
+            if spaced is None:
+                return self._reject(q, quote, scope, cited_chunk)
+            verdict = spaced.locate(quote, cited_chunk=cited_chunk, scope=scope)
+            if verdict.accepted or verdict.status == "outside-material":
+                return verdict
+            # rejected both ways: the closer passage explains it (the gaps as spaces
+            # show "to improve" against a quote's "to worsen"), unless the text as
+            # extracted differs from the quote in spacing alone (it says where)
+            rejected = self._reject(q, quote, scope, cited_chunk)
+            ours, theirs = rejected.near_miss, verdict.near_miss
+            if theirs is not None and rejected.cause != "spacing-differs" and (
+                    ours is None or theirs.similarity > ours.similarity):
+                return verdict
+            return rejected
         if scope == "document":
             inside = occurrences
         else:
@@ -352,6 +379,8 @@ class Locator:
         other._group_size = group_size
         other._chunk_starts = [c.start for c in chunks]
         other._chunk_ends = [c.end for c in chunks]
+        if other._spaced:  # the document with spaces at its word gaps: built again for these chunks
+            other._spaced = None
         return other
 
     # -- internals ------------------------------------------------------------------------
@@ -481,6 +510,21 @@ class Locator:
         if self._extracted is False:
             return []
         return self._extracted._find(q)
+
+    def _spaced_locator(self) -> "Locator | None":
+        """The locator of this document with a space at each word gap the page sets and
+        the text has none for (``rules.word_gaps``), built on first need; None when the
+        document has no word gaps or the rule is off. A quote that writes the gaps as
+        spaces ("demonstrated to improve") is found there; one that copies the text as
+        extracted ("demonstratedtoimprove") is found here. Its verdicts name the rule
+        when a match takes a space at a gap."""
+        if self._spaced is None:
+            self._spaced = _SpacedLocator(self.document, self.rules, chunking=self.chunking, chunks=self.chunks)
+        return self._spaced or None
+
+    def _word_gap_starts(self) -> frozenset[int]:
+        """Positions in this text of the characters a word gap precedes."""
+        return frozenset(a for a, _ in _positions_of(self.norm, [(g, g + 1) for g in self.document.word_gaps]))
 
     def _find_edge_hyphens(self, q: str, found: list[_Occurrence]) -> list[_Occurrence]:
         lead = int(len(q) > 1 and q[0] in _HYPHENS and q[1].isalpha())
@@ -641,8 +685,10 @@ class Locator:
     def _boundaries_ok(self, q: str, a: int, b: int) -> bool:
         text, starts, ends = self._text, self._starts, self._ends
         s, e = starts[a], ends[b - 1]
-        if a > 0 and s == starts[a - 1] and ends[a] == ends[a - 1]:
-            return False  # inside one expansion (ligature, NFKC)
+        if a > 0 and s == starts[a - 1] and ends[a] == ends[a - 1] and not (
+            self._SPACED and text[a - 1] == " " and self.norm.flags[a - 1] & WORD_GAP
+        ):
+            return False  # inside one expansion (ligature, NFKC), not after the space written at a word gap
         if b < len(text) and starts[b] == starts[b - 1] and ends[b] == e:
             return False
         original = self._original
@@ -657,9 +703,10 @@ class Locator:
             return False
         if self.rules.word_boundaries:
             # a character up to U+0020 (a space, a control) is never a word character
-            if a > 0 and text[a - 1] > " " and _word_char(text[a - 1]) and _word_char(q[0]) and not self._after_marker(a, q):
+            if (a > 0 and text[a - 1] > " " and _word_char(text[a - 1]) and _word_char(q[0]) and not self._after_marker(a, q)
+                    and a not in self._gap_starts):
                 return False
-            if b < len(text) and text[b] > " " and _word_char(text[b]) and _word_char(q[-1]):
+            if b < len(text) and text[b] > " " and _word_char(text[b]) and _word_char(q[-1]) and b not in self._gap_starts:
                 return False
         return True
 
@@ -877,3 +924,11 @@ def locate(
     """One-off convenience: ``Locator(document, rules).locate(quote, ...)``; build a
     :class:`Locator` once when checking many quotes against one paper."""
     return Locator(document, rules).locate(quote, cited_chunk=cited_chunk, scope=scope)
+
+
+class _SpacedLocator(Locator):
+    """A document searched with a space written at each of its word gaps (see
+    :meth:`Locator._spaced_locator`): not kept in an extraction cache, and never
+    searched with spaces once more."""
+
+    _SPACED = True

@@ -37,6 +37,10 @@ Rules, in the order they run:
 ``math_spacing`` a space between a math symbol (Unicode category Sm) and a letter, a
                 digit or another math symbol is removed, on both sides (``x \u2192\u221eas`` and ``x \u2192\u221e as``
                 both read ``x\u2192\u221eas``).
+``word_gaps``   where the page sets a word gap that the text has no space for
+                (``demonstratedtoimprove``, :attr:`Document.word_gaps`), a quote may
+                have the space or not: the document is searched as extracted, then,
+                for a quote not found, with a space at each such gap.
 
 Case, digits, words, other punctuation and citation markers are never touched.
 
@@ -85,6 +89,7 @@ MATH_SPACE = 2048  # a space next to a math symbol removed
 MARKER_OMITTED = 4096  # a raised footnote or citation marker the quote leaves out
 MARKER_KEPT = 8192  # a raised marker the quote includes (as digits, superscripts or in brackets)
 SUSPENDED = 16384  # a line-end hyphen read as a suspended hyphen ("pre- and post-training")
+WORD_GAP = 32768  # a space written where the page sets a word gap the text has no space for
 
 FLAG_NAMES = {
     QUOTES: "quotes",
@@ -101,6 +106,7 @@ FLAG_NAMES = {
     MARKER_OMITTED: "markers:omitted",
     MARKER_KEPT: "markers:kept",
     SUSPENDED: "suspended-hyphens",
+    WORD_GAP: "word-gaps",
 }
 
 UNICODE_MODES = ("off", "ligatures", "nfkc")
@@ -168,6 +174,12 @@ class Rules:
         another math symbol is ignored on both sides; never a space between two letters
         or two digits. Fonts play no part: a quote has none, and both sides must be
         normalized alike.
+    word_gaps: bool = False
+        A word gap the page sets between two words whose text has no space between
+        them (a tightly justified line: ``demonstratedtoimprove``), found from the
+        glyphs' positions at extraction (:attr:`~quotelocate.document.Document.word_gaps`),
+        may be matched by a space in the quote or by none. Words, letters and every
+        other space are compared as ever.
     max_chars: int = 5000
         A quote longer than this many characters, as given, is ``invalid`` (cause
         ``too-long``) before any search; ``0`` means no limit. A model quoting a
@@ -191,6 +203,7 @@ class Rules:
     suspended_hyphens: bool = False
     math_spacing: bool = False
     max_chars: int = 5000
+    word_gaps: bool = False
 
     def __post_init__(self) -> None:
         if self.unicode not in UNICODE_MODES:
@@ -202,7 +215,7 @@ class Rules:
         if self.ellipsis not in ELLIPSIS_MODES:
             raise ConfigError(f"rules.ellipsis: {self.ellipsis!r} is not one of {', '.join(ELLIPSIS_MODES)}")
         for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries", "accents",
-                     "markers", "suspended_hyphens", "math_spacing"):
+                     "markers", "suspended_hyphens", "math_spacing", "word_gaps"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"rules.{name}: expected true or false, got {getattr(self, name)!r}")
         for name in ("min_chars", "min_words", "ellipsis_gap", "max_chars"):
@@ -258,6 +271,8 @@ class Rules:
             out.append("suspended_hyphens")
         if self.math_spacing:
             out.append("math_spacing")
+        if self.word_gaps:
+            out.append("word_gaps")
         if self.ellipsis != "verbatim":
             out.append(f"ellipsis={self.ellipsis}")
         return tuple(out)
@@ -274,6 +289,7 @@ _LATER_FIELDS = {
     "markers": False,
     "suspended_hyphens": False,
     "math_spacing": False,
+    "word_gaps": False,
 }
 """Fields added after semantics version 1, with the defaults that reproduce it."""
 
@@ -294,6 +310,7 @@ PRESETS: dict[str, Rules] = {
         markers=True,
         suspended_hyphens=True,
         math_spacing=True,
+        word_gaps=True,
     ),
 }
 """Named rule sets. ``recommended`` is the setting the bundled evaluation supports
@@ -320,6 +337,7 @@ class Context:
     furniture_spans: tuple[tuple[int, int], ...] = ()
     marker_spans: tuple[tuple[int, int], ...] = ()  # raised markers, in document text offsets
     glyphs: tuple[tuple[int, str], ...] = ()  # (document offset, the character its glyph draws)
+    word_gaps: tuple[int, ...] = ()  # document offsets a word gap without a space precedes
     is_quote: bool = False
     # read every line-end hyphen before a connector as suspended, evidence or not: the
     # evidence may lie past the end of a quote cut from the middle of the passage
@@ -1132,6 +1150,17 @@ def rule_math_spacing(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     return [(i, i + 1, "", MATH_SPACE) for i in sorted(spaces)]
 
 
+def rule_word_gaps(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    """A space before each character a word gap precedes (``ctx.word_gaps``, already in
+    the coordinates of ``text``): the character becomes the space and itself, both
+    mapped to it. A gap at the text's start, or next to whitespace, takes nothing."""
+    edits: list[Edit] = []
+    for i in ctx.word_gaps:
+        if 0 < i < len(text) and not text[i - 1].isspace() and not text[i].isspace():
+            edits.append((i, i + 1, " " + text[i], WORD_GAP))
+    return edits
+
+
 def rule_furniture(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     if ctx.is_quote:
         return []
@@ -1353,6 +1382,7 @@ RULES: dict[str, Callable[[str, Rules, Context], list[Edit]]] = {
     "furniture": rule_furniture,
     "markers": rule_markers,
     "invisible": rule_invisible,
+    "word_gaps": rule_word_gaps,
     "accents": rule_accents,
     "unicode": rule_unicode,
     "quotes": rule_quotes,
@@ -1400,6 +1430,12 @@ def normalize(
                     fn_ctx = replace(ctx, marker_spans=_positions_of(state, ctx.marker_spans))
                     state = apply(fn(state.text, rules, fn_ctx))
                     continue
+                if name == "word_gaps":
+                    if not ctx.word_gaps:
+                        continue
+                    at = _positions_of(state, [(g, g + 1) for g in ctx.word_gaps])
+                    state = apply(fn(state.text, rules, replace(ctx, word_gaps=tuple(a for a, _ in at))))
+                    continue
                 if name == "unicode" and ctx.glyphs:
                     state = apply(_glyph_edits(state, ctx.glyphs))
                 state = apply(fn(state.text, rules, ctx))
@@ -1417,7 +1453,7 @@ def _quote_rules(rules: Rules) -> tuple[Callable[[str, Rules, Context], list[Edi
     return tuple(fn for name, fn in RULES.items() if name not in _DOCUMENT_ONLY and _enabled(rules, name))
 
 
-_DOCUMENT_ONLY = ("markers", "furniture")  # rules that need the document's geometry or pages
+_DOCUMENT_ONLY = ("markers", "furniture", "word_gaps")  # rules that need the document's geometry or pages
 
 
 def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:

@@ -50,8 +50,10 @@ def forget(document: Document) -> None:
     _READING_ORDER.pop(document, None)
 
 
-def prepare(document: Document, rules: Rules) -> Normalized:
-    """``document.text`` normalized under ``rules``, with its offset map."""
+def prepare(document: Document, rules: Rules, *, word_gaps: bool = False) -> Normalized:
+    """``document.text`` normalized under ``rules``, with its offset map. ``word_gaps``:
+    with a space at each of the document's word gaps (when ``rules.word_gaps`` is on),
+    the second text a :class:`~quotelocate.locate.Locator` searches."""
     base = None
     furniture_spans: tuple[tuple[int, int], ...] = ()
     if rules.layout and document.kind == "pdf":
@@ -61,7 +63,9 @@ def prepare(document: Document, rules: Rules) -> Normalized:
     ctx = Context(
         page_starts=() if base is not None else document.page_starts,
         furniture_spans=furniture_spans,
-        marker_spans=document.markers if rules.markers else (),
+        marker_spans=((document.word_gap_markers or document.markers) if rules.word_gaps else document.markers)
+        if rules.markers else (),
         glyphs=document.glyphs if rules.unicode != "off" else (),
+        word_gaps=document.word_gaps if word_gaps and rules.word_gaps else (),
     )
     return normalize(document.text if base is None else base.text, rules, context=ctx, base=base)

@@ -40,6 +40,7 @@ from .normalize import (
     RULES,
     UNICODE,
     WHITESPACE,
+    WORD_GAP,
     Context,
     Normalized,
     Rules,
@@ -60,6 +61,7 @@ _FLAG_RULE = {
     HYPHEN_KEEP: "hyphenation",
     HYPHEN_DROP: "hyphenation",
     WHITESPACE: "whitespace",
+    WORD_GAP: "word_gaps",
 }
 _VISIBLE = {"\n": "↵", "\t": "⇥", "\f": "␌", "\r": "␍", " ": "·", BARRIER: "␀"}
 
@@ -316,7 +318,10 @@ class RuleTrace:
 def rule_trace(locator: "Locator", verdict: "Verdict") -> RuleTrace:
     """The trace of ``verdict`` (from ``locator``): the quote through the locator's
     rules, and the matched or closest passage through the same rules, read off the
-    locator's own offset map of the document."""
+    locator's own offset map of the document (of the document with a space at each word
+    gap for a verdict that takes one)."""
+    if "word-gaps" in verdict.rules:
+        locator = locator._spaced_locator() or locator
     rules = locator.rules
     quote = trace_text(verdict.quote, rules)
     norm, original = locator.norm, locator.document.text

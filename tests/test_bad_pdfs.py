@@ -541,8 +541,8 @@ def test_a_reply_keeps_text_and_numbers_exactly():
     pages = [
         [2, "a\ud800b\n\U0001d400\n", 612.0, 792.0, 90, [0, 3, 0.1, -0.0, 1 / 3, 2.5, 9.96, 0, 1.0, 0.0, 0, 1,
                                                          4, 5, 1e-300, 2.0, 3.0, 4.0, 10.0, 1, 0.0, -1.0, 1, 0],
-         ["F1", "F2"], [0, 9.96, 7.25], [[0, 1]], [], [[1, "\u2013"]]],
-        [4, "", 10.0, 20.0, 0, [], [], [], [], [[0, 1]], []],
+         ["F1", "F2"], [0, 9.96, 7.25], [[0, 1]], [], [[1, "\u2013"]], [2], [[3, 4]]],
+        [4, "", 10.0, 20.0, 0, [], [], [], [], [[0, 1]], [], [], None],
     ]
     blob = document_module._encode_reply({"status": "ok", "warnings": ["w"], "pages": pages})
     records, warnings = document_module._decode_replies([blob], "x.pdf")
@@ -770,7 +770,7 @@ def test_pages_come_back_in_page_order_whichever_worker_took_them():
     happened to take which page."""
     def page(number):
         return [number, f"Page {number}.\n", 612.0, 792.0, 0, [0, 7, 1.0, 2.0, 3.0, 4.0, 10.0, 0, 1.0, 0.0, 0, 1],
-                ["Times"], [0, 10.0, 3.0], [], [], []]
+                ["Times"], [0, 10.0, 3.0], [], [], [], [], None]
 
     blobs = [document_module._encode_reply({"status": "ok", "warnings": [], "pages": [page(3), page(1)]}),
              document_module._encode_reply({"status": "ok", "warnings": [], "pages": [page(2)]})]
@@ -881,9 +881,9 @@ def test_the_reply_in_first_is_read_while_the_other_worker_is_still_at_work(monk
 
 def test_a_reply_decoded_early_is_taken_as_it_is_and_a_bad_one_decoded_again():
     page = [1, "One.\n", 612.0, 792.0, 0, [0, 4, 1.0, 2.0, 3.0, 4.0, 10.0, 0, 1.0, 0.0, 0, 1], ["Times"],
-            [0, 10.0, 3.0], [], [], []]
+            [0, 10.0, 3.0], [], [], [], [], None]
     blob = document_module._encode_reply({"status": "ok", "warnings": ["w"], "pages": [page]})
-    ahead = ([[2, "Two.\n", 612.0, 792.0, 0, [], [], [], [], [], []]], ["early"])
+    ahead = ([[2, "Two.\n", 612.0, 792.0, 0, [], [], [], [], [], [], [], None]], ["early"])
     records, warnings = document_module._decode_replies([blob, blob], "a.pdf", [None, ahead])
     assert [r[0] for r in records] == [1, 2] and warnings == ["w"]
     assert document_module._decode_early(b"not a reply\n") is None
@@ -985,8 +985,8 @@ def test_a_page_is_usable_when_enough_of_it_is_visible_mapped_text(text, usable)
     """A page is verifiable when it shows anything but whitespace, of which less than
     half is unmapped glyphs; the page with no unmapped glyph is decided by a scan that
     stops at its first visible character, with the same answer."""
-    record = [1, text, 612.0, 792.0, 0, [], [], [], [], [], []]
-    other = [2, "Other page.\n", 612.0, 792.0, 0, [], [], [], [], [], []]
+    record = [1, text, 612.0, 792.0, 0, [], [], [], [], [], [], [], None]
+    other = [2, "Other page.\n", 612.0, 792.0, 0, [], [], [], [], [], [], [], None]
     doc = document_module._assemble("p.pdf", b"%PDF-", [record, other], [], True)
     assert doc.pages[0].verifiable is usable
     assert doc.pages[1].verifiable

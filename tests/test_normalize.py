@@ -88,15 +88,15 @@ def test_running_header_and_arxiv_stamp():
 OLD_RECOMMENDED = Rules(
     quotes=True, whitespace=True, invisible=True, unicode="nfkc", hyphenation="both", furniture=True, layout=True
 )
-"""``recommended`` before the accents, markers, suspended-hyphen and math-spacing rules."""
-NEW_RULES = ("accents", "markers", "suspended_hyphens", "math_spacing")
+"""``recommended`` before the accents, markers, suspended-hyphen, math-spacing and word-gap rules."""
+NEW_RULES = ("accents", "markers", "suspended_hyphens", "math_spacing", "word_gaps")
 
 
 def test_fingerprint_is_stable_and_distinct():
     # A changed fingerprint means stored verdicts can no longer be audited: change
     # SEMANTICS_VERSION deliberately when rules change behaviour, then update this.
     assert PRESETS["recommended"].fingerprint == OLD_RECOMMENDED.replace(**dict.fromkeys(NEW_RULES, True)).fingerprint
-    assert PRESETS["recommended"].fingerprint == "ql2-998929d2b5614cd5"  # pinned: stored verdicts rely on it
+    assert PRESETS["recommended"].fingerprint == "ql2-e375ef8746042149"  # pinned: stored verdicts rely on it
     prints = {r.fingerprint for r in PRESETS.values()}
     assert len(prints) == len(PRESETS)
     assert PRESETS["exact"].fingerprint.startswith("ql2-")

@@ -70,6 +70,7 @@ _BOOL_RULES = {
     "markers": "raised footnote/citation markers glued to a word may be left out or kept",
     "suspended_hyphens": "read 'pre-<line break>and post-' as 'pre- and post-' (with --hyphenation)",
     "math_spacing": "ignore a space between a math symbol and a letter or digit",
+    "word_gaps": "a word gap the page sets but the text has no space for may be a space in the quote, or none",
 }
 
 
