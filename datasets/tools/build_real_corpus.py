@@ -110,14 +110,17 @@ def letter_pattern(c: str) -> str:
     return re.escape(c)
 
 
-def literal_pattern(s: str) -> str:
+def literal_pattern(s: str, gaps: bool = False) -> str:
+    """``s`` as a regular expression over the folded text; ``gaps``: a space may also
+    stand for no whitespace at all (a word gap the text has no space for; the checker
+    measures each such gap on the page)."""
     out = []
     for i, c in enumerate(s):
         if c.isspace():
             near_math = any(unicodedata.category(x) == "Sm" for x in s[max(i - 1, 0) : i + 2] if not x.isspace())
             if out and out[-1] in (r"\s+", r"\s*", "\\s+\u00ad?"):
                 continue
-            out.append(r"\s*" if near_math else "\\s+\u00ad?")
+            out.append(r"\s*" if near_math or gaps else "\\s+\u00ad?")
             continue
         if out and out[-1] not in (r"\s+", r"\s*", "\\s+\u00ad?") and s[i - 1] not in DASH:
             out.append("(?:[-\u2010]?[ \t]*\n\\s*|\u00ad\\s*)?")  # line-end or soft hyphen
@@ -130,14 +133,15 @@ def literal_pattern(s: str) -> str:
     return "".join(out)
 
 
-def parse(markup: str) -> tuple[str, str, list[tuple[int, str]]]:
-    """(quote text, regex over the folded text, [(group number, kind)])."""
+def parse(markup: str, gaps: bool = False) -> tuple[str, str, list[tuple[int, str]]]:
+    """(quote text, regex over the folded text, [(group number, kind)]); ``gaps``: see
+    :func:`literal_pattern`."""
     quote, pattern, groups = [], [], []
     at = 0
     for m in MARKUP.finditer(markup):
         lit = markup[at : m.start()]
         quote.append(lit)
-        pattern.append(literal_pattern(lit))
+        pattern.append(literal_pattern(lit, gaps))
         g = len(groups) + 1
         if m.group(1):
             # a drop cap: its letter, a line break, the rest of the word in capitals
@@ -162,7 +166,7 @@ def parse(markup: str) -> tuple[str, str, list[tuple[int, str]]]:
             groups.append((g, "dash"))
         at = m.end()
     quote.append(markup[at:])
-    pattern.append(literal_pattern(markup[at:]))
+    pattern.append(literal_pattern(markup[at:], gaps))
     text = re.sub(r"\s+", " ", "".join(quote)).strip()
     return text, "".join(pattern), groups
 
@@ -176,7 +180,7 @@ def page_bounds(text: str, page: int) -> tuple[int, int]:
 
 
 def build_faithful(spec: dict, text: str, ftext: str, where: list[int]) -> dict:
-    qtext, pattern, groups = parse(spec["q"])
+    qtext, pattern, groups = parse(spec["q"], "word-gap" in spec.get("readings", ()))
     s, e = page_bounds(text, spec["page"])
     fs, fe = where.index(s) if s in where else 0, len(ftext)
     rx = re.compile(pattern)

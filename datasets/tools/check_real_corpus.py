@@ -41,7 +41,10 @@ labelled page, and the quote is a *reading* of the anchor that differs from it o
     after it, dotless i included, read as the precomposed letter), ``suspended-hyphen``
     (a line-end hyphen kept *with* a space: "pre-⏎and post-" as "pre- and post-"),
     ``math-spacing`` (a space in the quote where the anchor has none, between a math
-    symbol, Unicode category Sm, and a letter or digit).
+    symbol, Unicode category Sm, and a letter or digit), ``word-gap`` (a space in the
+    quote where the anchor has none, between two glyphs the page sets at least a tenth
+    of their font size apart: measured here from each glyph's box in pymupdf's
+    ``rawdict``, a tightly justified line whose word spaces the text lost).
 
 A fabricated quote is right when it is *not* a reading of the paper anywhere: the
 document text with every left-out span of the set's faithful quotes removed, each dash
@@ -53,7 +56,8 @@ folded, spacing accents composed everywhere, whitespace collapsed, and at every 
 end a hyphen kept, dropped or kept before a space (only kept before a space where a
 faithful quote reads that hyphen as suspended). The quote is searched in that text
 with all those readings and math spacing allowed at once (more than any one faithful
-quote may use), so a fabrication that is a reading under any combination is reported.
+quote may use), so a fabrication that is a reading under any combination is reported;
+in a set with word-gap readings, also in that text with a space at every word gap.
 
 Tags must agree with the allowances: a marker span needs ``glued-marker``, a float
 span ``float``, a dash span ``dash-glyph``, a reading its tag of the same name.
@@ -90,6 +94,8 @@ SKIP_KINDS = {"float", "furniture", "footnote", "marker", "body"}
 KIND_TAG = {"marker": "glued-marker", "float": "float", "dash": "dash-glyph", "drop-cap": "drop-cap"}
 DROP_OPEN, DROP_CLOSE = "\x04", "\x05"  # a drop-cap span in the anchor
 DASH_SLOT = "\x02"  # a dash span in the anchor: any dash in the quote
+GAP_SLOT = "\x06"  # a word gap in the anchor: a space in the quote, or none
+GAP_EM = 0.1  # two glyphs at least this share of their size apart, nothing between: a word gap
 SEPARATOR = "\x03"  # between separate texts: nothing matches it
 LINE_HYPHEN = "\x01"  # a hyphen at a line end, in the fabricated-check text
 
@@ -121,6 +127,36 @@ def page_text(page) -> str:
 def paper_text(pdf: Path) -> str:
     with pymupdf.open(pdf) as doc:
         return "\f".join(page_text(page) for page in doc)
+
+
+def paper_gaps(pdf: Path, text: str, pages: set[int] | None = None) -> set[int]:
+    """Offsets in ``text`` of the characters a word gap precedes (:data:`GAP_EM`, on a
+    left-to-right line, no space between the two glyphs), on ``pages`` (1-based; all by
+    default), measured from the glyph boxes of pymupdf's ``rawdict``, whose characters
+    must spell each page's text."""
+    out: set[int] = set()
+    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\f"]
+    with pymupdf.open(pdf) as doc:
+        for number, page in enumerate(doc, 1):
+            if pages is not None and number not in pages:
+                continue
+            at = starts[number - 1]
+            spelled = []
+            for block in page.get_text("rawdict", flags=FLAGS).get("blocks", ()):
+                if block.get("type") != 0:
+                    continue
+                for line in block.get("lines", ()):
+                    chars = [(c["c"], c["bbox"], span["size"]) for span in line.get("spans", ()) for c in span["chars"]]
+                    if tuple(line.get("dir", (1.0, 0.0))) == (1.0, 0.0):
+                        for k in range(1, len(chars)):
+                            (a, box_a, size_a), (b, box_b, size_b) = chars[k - 1], chars[k]
+                            em = max(size_a, size_b)
+                            if not a.isspace() and not b.isspace() and em > 0 and box_b[0] - box_a[2] >= GAP_EM * em:
+                                out.add(at + len("".join(spelled)) + k)
+                    spelled.append("".join(c for c, _, _ in chars) + "\n")
+            if "".join(spelled) != text[at : at + len("".join(spelled))]:
+                raise CheckError(f"{pdf}: page {number}: the rawdict characters do not spell the page's text")
+    return out
 
 
 def page_of(text: str, offset: int) -> int:
@@ -228,6 +264,10 @@ def anchor_pattern(anchor: str, readings: set[str]) -> str:
             parts.append("[" + re.escape(DOUBLE_QUOTES) + "]")
         elif c == DASH_SLOT:
             parts.append("[" + re.escape(DASHES) + "]")
+        elif c == GAP_SLOT:
+            parts.append(" ?")
+            i += 1
+            continue
         else:
             parts.append(re.escape(c))
         if "math-spacing" in readings and i + 1 < n:
@@ -238,20 +278,25 @@ def anchor_pattern(anchor: str, readings: set[str]) -> str:
     return "".join(parts)
 
 
-def apply_spans(text: str, start: int, end: int, spans: list[dict]) -> str:
+def _with_gaps(text: str, a: int, b: int, gaps: set[int]) -> str:
+    """``text[a:b]`` with :data:`GAP_SLOT` before each character a word gap precedes."""
+    return "".join(GAP_SLOT + text[i] if i in gaps else text[i] for i in range(a, b)) if gaps else text[a:b]
+
+
+def apply_spans(text: str, start: int, end: int, spans: list[dict], gaps: set[int] = frozenset()) -> str:
     out, at = [], start
     for sp in spans:
-        out.append(text[at : sp["start"]])
+        out.append(_with_gaps(text, at, sp["start"], gaps))
         if sp["kind"] == "dash":
             out.append(DASH_SLOT)
         elif sp["kind"] == "drop-cap":
             out.append(DROP_OPEN + "".join(text[sp["start"] : sp["end"]].split()) + DROP_CLOSE)
         at = sp["end"]
-    out.append(text[at:end])
+    out.append(_with_gaps(text, at, end, gaps))
     return "".join(out)
 
 
-def check_faithful(q: dict, text: str) -> list[str]:
+def check_faithful(q: dict, text: str, gaps: set[int] = frozenset()) -> list[str]:
     qid = q.get("id")
     a = q.get("anchor") or {}
     problems = []
@@ -284,7 +329,7 @@ def check_faithful(q: dict, text: str) -> list[str]:
     for r in readings:
         if r not in tags:
             problems.append(f"{qid}: the reading {r!r} needs the tag of the same name")
-    reading = apply_spans(text, start, end, spans)
+    reading = apply_spans(text, start, end, spans, gaps if "word-gap" in readings else frozenset())
     quote = unicodedata.normalize("NFC", q.get("text", ""))
     if not re.fullmatch(anchor_pattern(reading, readings), quote):
         problems.append(f"{qid}: the quote is not a reading of its anchor {reading[:100]!r}")
@@ -307,9 +352,10 @@ def _fold(s: str) -> str:
     return re.sub(r"\s+", " ", s)
 
 
-def paper_reading(text: str, faithful: list[dict]) -> str:
+def paper_reading(text: str, faithful: list[dict], gaps: set[int] = frozenset()) -> str:
     """The set's document text with every left-out span removed, each removed float,
-    footnote or furniture span appended as a text of its own."""
+    footnote or furniture span appended as a text of its own; with a space at each of
+    ``gaps`` (word gaps) when given."""
     cut: list[tuple[int, int, str]] = []
     for q in faithful:
         allow = q.get("allow") or {}
@@ -326,7 +372,7 @@ def paper_reading(text: str, faithful: list[dict]) -> str:
         s = max(s, at)  # the same span listed by two quotes
         if s >= e:
             continue
-        body.append(text[at:s])
+        body.append(_spaced(text, at, s, gaps))
         if kind == "dash":
             body.append(DASH_SLOT)
         elif kind == "suspended":
@@ -335,10 +381,15 @@ def paper_reading(text: str, faithful: list[dict]) -> str:
             word = "".join(text[s:e].split())
             body.append(word[0] + word[1:].lower())
         elif kind != "marker":
-            pieces.append(text[s:e])
+            pieces.append(_spaced(text, s, e, gaps))
         at = e
-    body.append(text[at:])
+    body.append(_spaced(text, at, len(text), gaps))
     return SEPARATOR.join(_fold(t) for t in ["".join(body), *pieces])
+
+
+def _spaced(text: str, a: int, b: int, gaps: set[int]) -> str:
+    """``text[a:b]`` with a space before each character a word gap precedes."""
+    return _with_gaps(text, a, b, gaps).replace(GAP_SLOT, " ")
 
 
 def quote_pattern(quote: str) -> str:
@@ -363,12 +414,13 @@ def quote_pattern(quote: str) -> str:
     return "".join(parts)
 
 
-def check_fabricated(q: dict, reading: str) -> list[str]:
+def check_fabricated(q: dict, *readings: str) -> list[str]:
     if not q.get("text", "").strip():
         return []
-    m = re.search(quote_pattern(q["text"]), reading)
-    if m:
-        return [f"{q.get('id')}: labelled fabricated, but the paper reads it: {m.group()[:100]!r}"]
+    for reading in readings:
+        m = re.search(quote_pattern(q["text"]), reading)
+        if m:
+            return [f"{q.get('id')}: labelled fabricated, but the paper reads it: {m.group()[:100]!r}"]
     return []
 
 
@@ -398,12 +450,16 @@ def check_set(path: Path, folders: list[Path]) -> list[str]:
     quotes = data["quotes"]
     faithful = [q for q in quotes if q["label"] == "faithful"]
     problems: list[str] = []
+    gapped = [q for q in faithful if "word-gap" in ((q.get("allow") or {}).get("readings") or [])]
+    gaps = paper_gaps(pdf, text) if gapped else set()
     for q in faithful:
-        problems += check_faithful(q, text)
-    reading = paper_reading(text, faithful)
+        problems += check_faithful(q, text, gaps)
+    readings = [paper_reading(text, faithful)]
+    if gaps:  # the paper read with a space at every word gap too
+        readings.append(paper_reading(text, faithful, gaps))
     for q in quotes:
         if q["label"] == "fabricated":
-            problems += check_fabricated(q, reading)
+            problems += check_fabricated(q, *readings)
     return [f"{path.name}: {p}" for p in problems]
 
 

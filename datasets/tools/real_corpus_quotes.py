@@ -259,6 +259,17 @@ PAPERS["pmj2010_iron_deficiency_hpylori"] = dict(
           "BMJ 2003;327:557{e=–}60.", "dash-glyph", "hyphen-keep"),
         F("pmj-f33", 7, "L'Abbé KA, Detsky AS, O'Rourke K. Meta-analysis in clinical research.", "spacing-accent",
           "smart-quote", readings=("spacing-accent",), note="The acute accent follows the e: 'Abbe´'."),
+        F("pmj-f34", 1, "However, eradication of H pylori has not been clearly demonstrated to improve IDA. The American "
+          "College of Gastroenterology{^8} suggests adequately powered research studies are needed to assess whether "
+          "H pylori eradication offers benefit to patients with IDA, especially unexplained IDA. We performed a "
+          "meta-analysis of randomised controlled trials (RCTs)", "word-gap", "glued-marker", "linebreak",
+          "column-break", "two-column", "ligature", "hyphen-drop", readings=("word-gap",),
+          note="The line 'demonstrated to improve IDA. The American College' is justified so tight that its word "
+               "gaps are narrower than what pymupdf takes for a space: the text runs its words together."),
+        F("pmj-f35", 3, "Six RCTs{^25e32} provided Hb and SF data, one RCT{^28} provided only Hb changes, and one "
+          "RCT{^30} provided only SF changes;", "word-gap", "glued-marker", "linebreak", readings=("word-gap",),
+          note="The second line is extracted without word spaces, and its citation markers 28 and 30 run into the "
+               "next word."),
     ],
     fabricated=[
         X("pmj-x01", edit("pmj-f20", "was 12.88 g/l", "was 12.38 g/l"), "number"),
@@ -283,6 +294,12 @@ PAPERS["pmj2010_iron_deficiency_hpylori"] = dict(
         X("pmj-x14", edit("pmj-f29", "are larger than adults", "are smaller than adults"), "word-swap"),
         X("pmj-x15", edit("pmj-f09", "'ferritin', 'iron'", "'ferritin', 'serum iron'"), "word-added"),
         X("pmj-x16", other("acl-f10"), "other-paper"),
+        X("pmj-x17", edit("pmj-f34", "demonstrated to improve IDA", "demonstrated to worsen IDA"), "word-swap",
+          note="On the line set without word spaces."),
+        X("pmj-x18", edit("pmj-f35", "one RCT provided only Hb changes", "one RCT provided only SF changes"),
+          "word-swap", note="On the line set without word spaces."),
+        X("pmj-x19", edit("pmj-f34", "has not been clearly demonstrated", "has been clearly demonstrated"),
+          "negation"),
     ],
 )
 

@@ -99,7 +99,7 @@ FAITHFUL_TAGS = (
     "float-interleave", "footnote", "caption", "running-header", "margin-stamp",
     "two-column", "table", "column-break", "float", "spacing-accent", "glued-marker",
     "math-spacing", "suspended-hyphen", "drop-cap", "soft-hyphen", "dash-glyph",
-    "rotated-page",
+    "rotated-page", "word-gap",
 )  # fmt: skip
 """Artifact classes a faithful quote can exercise (``plain`` when there is none)."""
 
@@ -137,7 +137,7 @@ SPAN_KINDS = SKIP_KINDS + ("dash", "drop-cap")
 """Every span kind: the skipped ones, ``dash`` (a dash the extraction wrote as another
 character) and ``drop-cap`` (a drop-cap letter, the line break after it and the rest of
 its word, set in capitals: ``I⏎N`` read as "In")."""
-READINGS = ("spacing-accent", "suspended-hyphen", "math-spacing")
+READINGS = ("spacing-accent", "suspended-hyphen", "math-spacing", "word-gap")
 """Readings a faithful quote may rely on anywhere in its anchor (:attr:`Allowance.readings`)."""
 
 
