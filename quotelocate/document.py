@@ -609,21 +609,28 @@ def _page_failure(name: str, number: int, exc: Exception, memory: str) -> Quotel
     return DocumentError(f"{name}: page {number}: text extraction failed ({_short(exc)})")
 
 
-def _page_dict(page, rendered: dict | None = None) -> dict:
-    """``page.get_text("dict")`` with :data:`EXTRACT_FLAGS`. With ``rendered`` (and an
-    unrotated page) the page is run once into a display list, kept in ``rendered`` for
-    the white-text and glyph checks, and the text comes from that list: the same dict
-    (a test checks it), without running the page a second time for a check. A rotated
-    page's text from a display list is not in unrotated coordinates, so it is always
-    extracted from the page."""
+def _page_text(page, rendered: dict | None = None) -> tuple[dict, "pymupdf.TextPage"]:
+    """``page.get_text("dict")`` with :data:`EXTRACT_FLAGS`, and the text page it is
+    made from (kept for the glyph positions :func:`word_gaps` reads). With ``rendered``
+    (and an unrotated page) the page is run once into a display list, kept in
+    ``rendered`` for the white-text and glyph checks, and the text comes from that list:
+    the same dict (a test checks it), without running the page a second time for a
+    check. A rotated page's text from a display list is not in unrotated coordinates, so
+    it is always extracted from the page."""
     if rendered is None or page.rotation:
-        return page.get_text("dict", flags=EXTRACT_FLAGS)
-    display = rendered["list"] = page.get_displaylist()
-    textpage = display.get_textpage(flags=EXTRACT_FLAGS)
-    if not isinstance(textpage, pymupdf.TextPage):
-        textpage = pymupdf.TextPage(textpage)
-    textpage.parent = page
-    return page.get_text("dict", flags=EXTRACT_FLAGS, textpage=textpage)
+        textpage = page.get_textpage(flags=EXTRACT_FLAGS)  # what get_text("dict") makes and drops
+    else:
+        display = rendered["list"] = page.get_displaylist()
+        textpage = display.get_textpage(flags=EXTRACT_FLAGS)
+        if not isinstance(textpage, pymupdf.TextPage):
+            textpage = pymupdf.TextPage(textpage)
+        textpage.parent = page
+    return page.get_text("dict", flags=EXTRACT_FLAGS, textpage=textpage), textpage
+
+
+def _page_dict(page, rendered: dict | None = None) -> dict:
+    """The dict of :func:`_page_text`."""
+    return _page_text(page, rendered)[0]
 
 
 def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the memory available",
@@ -681,7 +688,7 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
         rendered = {}  # the page's display list, once a white span or a glyph needs it
         try:
             page = pdf[index]
-            raw = _page_dict(page, rendered if with_list else None)
+            raw, textpage = _page_text(page, rendered if with_list else None)
             cropbox_height = float(page.cropbox.height)  # the unrotated page, as the text
             rect = page.rect
         except Exception as exc:  # mupdf errors surface as RuntimeError/ValueError/MemoryError/...
@@ -701,12 +708,11 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
         glyphs: list[list] = []
         offset = 0
         block_no = 0
-        loose: dict[tuple[int, int], tuple[int, str]] = {}  # lines to read the word gaps of
-        unmarked: list[tuple[int, Sequence[dict], str]] = []  # such lines with smaller spans
+        smaller: list[tuple[int, Sequence[dict], str]] = []  # lines with a smaller span: their markers
         for block in raw["blocks"]:
             if block.get("type") != 0:
                 continue
-            for line_no, line in enumerate(block["lines"]):
+            for line in block["lines"]:
                 spans = line["spans"]
                 at = offset
                 sizes: list[float] = []
@@ -751,20 +757,13 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                     at += n
                 line_text = "".join(texts)
                 biggest = max(sizes, default=0.0)
-                dx, dy = line["dir"]
-                is_loose = dx == 1.0 and dy == 0.0 and _LONG_RUN.search(line_text) is not None
-                if is_loose:
-                    loose[(block.get("number", -1), line_no)] = (offset, line_text)
                 if len(spans) > 1 and min(sizes) <= MARKER_SIZE_RATIO * biggest:  # else no span is set smaller
                     if line_glyphs:
                         drawn_line = _as_drawn(spans, line_glyphs)
                         shown = "".join(span.get("text", "") for span in drawn_line)
                     else:  # read as mapped: the spans and the line's text as they are
                         drawn_line, shown = spans, line_text
-                    if is_loose:  # its markers once its word gaps are known
-                        unmarked.append((offset, drawn_line, shown))
-                    else:
-                        markers.extend([offset + a, offset + b] for a, b in raised_markers(drawn_line, shown, labels))
+                    smaller.append((offset, drawn_line, shown))  # read once the page's word gaps are known
                 parts.append(line_text)
                 parts.append("\n")
                 font = spans[0]["font"] if spans else ""
@@ -772,6 +771,7 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                 if font_index is None:
                     font_index = fonts[font] = len(fonts)
                 x0, y0, x1, y1 = line["bbox"]
+                dx, dy = line["dir"]
                 end = offset + len(line_text)
                 # "+ 0.0" makes a negative zero zero: pymupdf gives -0.0 or 0.0 for the same
                 # line as its text comes from the page or from a display list, and which one
@@ -780,28 +780,50 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                           font_index, float(dx) + 0.0, float(dy) + 0.0, block_no, count)
                 offset = end + 1
             block_no += 1
+        page_text = "".join(parts)
         gaps: list[int] = []
-        if loose:
+        # a page that may have lost word spaces (rare): a word of 17 characters or more
+        # (one split and one max, in C), then a run of 17 letters
+        if max(map(len, page_text.split()), default=0) >= _LONG_WORD and _LONG_RUN.search(page_text):
             try:
-                gaps = word_gaps(_gap_textpage(page, rendered), loose)
+                gaps = word_gaps(textpage, _loose_lines(raw, page_text))
             except Exception as exc:
                 raise _page_failure(name, number, exc, memory) from None
-        gap_markers = None  # the page's markers read with its word gaps, when they differ
-        if unmarked:
-            plain: list[list[int]] = []
-            spaced: list[list[int]] = []
-            for at, drawn_line, shown in unmarked:
-                plain.extend([at + a, at + b] for a, b in raised_markers(drawn_line, shown, labels))
-                inside = frozenset(g - at for g in gaps if at < g < at + len(shown))
-                spaced.extend([at + a, at + b] for a, b in raised_markers(drawn_line, shown, labels, inside))
-            if spaced != plain:
-                gap_markers = sorted(markers + spaced)
-            markers = sorted(markers + plain)
+        # the text page goes now, not with the page's other objects: a page's glyphs kept
+        # past their use made the next page's extraction slower (its memory is not reused)
+        del textpage
+        spaced: list[list[int]] = []  # the markers read with the page's word gaps for spaces
+        for at, drawn_line, shown in smaller:
+            found = [[at + a, at + b] for a, b in raised_markers(drawn_line, shown, labels)]
+            markers.extend(found)
+            inside = frozenset(g - at for g in gaps if at < g < at + len(shown)) if gaps else None
+            spaced.extend([[at + a, at + b] for a, b in raised_markers(drawn_line, shown, labels, inside)]
+                          if inside else found)
+        gap_markers = spaced if spaced != markers else None
         records.append(
-            [number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, list(fonts),
+            [number, page_text, float(rect.width), float(rect.height), int(page.rotation), lines, list(fonts),
              spans_out, hidden, markers, glyphs, gaps, gap_markers]
         )
     return records
+
+
+def _loose_lines(raw: dict, page_text: str) -> dict[tuple[int, int], tuple[int, str]]:
+    """The left-to-right lines of a page's ``raw`` dict that hold a :data:`_LONG_RUN`, as
+    :func:`word_gaps` takes them: ``(block number, line index) -> (offset, text)``,
+    offsets in ``page_text`` (each line followed by a newline, as the page's text is)."""
+    out: dict[tuple[int, int], tuple[int, str]] = {}
+    offset = 0
+    for block in raw["blocks"]:
+        if block.get("type") != 0:
+            continue
+        for line_no, line in enumerate(block["lines"]):
+            text = "".join(span["text"] for span in line["spans"])
+            if tuple(line["dir"]) == (1.0, 0.0) and _LONG_RUN.search(text):
+                out[(block.get("number", -1), line_no)] = (offset, text)
+            offset += len(text) + 1
+    if offset != len(page_text):  # not the page's lines: leave its gaps unread
+        return {}
+    return out
 
 
 WORD_GAP_EM = 0.1
@@ -815,21 +837,12 @@ WORD_GAP_TIGHT_EM = 0.05
 the size. Letter-spaced type, whose every gap is wide, has no word gaps."""
 WORD_GAP_MAX_SHARE = 1 / 3
 """... and at most this share of the line's pairs of glyphs are that far apart."""
-_LONG_RUN = re.compile(r"[^\W\d_]{17,}")
-"""Seventeen letters or more without a break: a word that long is rare, so a line that
-holds one may have lost its word spaces, and its glyphs' positions are read
-(:func:`word_gaps`). The test is the cheap part: a line without such a run is not read."""
-
-
-def _gap_textpage(page, rendered: dict | None):
-    """The page's text with each glyph's position, for :func:`word_gaps`: from the
-    display list the page was already run into when there is one (an unrotated page),
-    else from the page."""
-    display = rendered.get("list") if rendered else None
-    if display is None or page.rotation:
-        return page.get_textpage(flags=EXTRACT_FLAGS)
-    textpage = display.get_textpage(flags=EXTRACT_FLAGS)
-    return textpage if isinstance(textpage, pymupdf.TextPage) else pymupdf.TextPage(textpage)
+_LONG_WORD = 17
+_LONG_RUN = re.compile(r"(?<![^\W\d_])[^\W\d_]{%d,}" % _LONG_WORD)
+"""Seventeen letters or more without a break (tried only where a word starts): a word
+that long is rare, so a line that holds one may have lost its word spaces, and its
+glyphs' positions are read (:func:`word_gaps`). One search of the page's text is the
+cheap part; a page without such a run is not read further."""
 
 
 def word_gaps(textpage, lines: dict[tuple[int, int], tuple[int, str]]) -> list[int]:
@@ -839,6 +852,8 @@ def word_gaps(textpage, lines: dict[tuple[int, int], tuple[int, str]]) -> list[i
     wider between two glyphs with no space between them, on a line set tight
     (:data:`WORD_GAP_TIGHT_EM`, :data:`WORD_GAP_MAX_SHARE`). A line whose glyphs do not
     spell its text (one pymupdf cut at the page's edge) is left out."""
+    if not lines:
+        return []
     mupdf = pymupdf.mupdf
     out: list[int] = []
     last = max(b for b, _ in lines)

@@ -734,16 +734,16 @@ def test_a_page_that_fails_in_one_worker_spoils_neither_the_file_error_nor_the_n
     of the last one's token."""
     monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
     monkeypatch.setattr(document_module, "_children", lambda: 2)
-    real = document_module._page_dict
+    real = document_module._page_text
 
     def breaks(page, rendered=None):
-        raw = real(page, rendered)
+        raw, textpage = real(page, rendered)
         if any("BREAK" in span["text"] for block in raw["blocks"] for line in block.get("lines", ())
                for span in line["spans"]):
             raise RuntimeError("cannot read this page")
-        return raw
+        return raw, textpage
 
-    monkeypatch.setattr(document_module, "_page_dict", breaks)
+    monkeypatch.setattr(document_module, "_page_text", breaks)
     with pytest.raises(quotelocate.errors.DocumentError, match=r"^bad\.pdf: page 3: text extraction failed"):
         Document.from_pdf_bytes(cat.text_pdf("One.", "Two.", "BREAK three.", "Four.", "Five."), name="bad.pdf")
     pids = [p.pid for p in document_module._POOL._procs]
@@ -1046,7 +1046,7 @@ def test_a_worker_frees_its_pages_objects_after_its_reply_and_holds_only_so_many
     pages = [item for item in spent if isinstance(item, tuple)]
     (pdf,) = [item for item in spent if isinstance(item, pymupdf.Document)]
     assert len(pages) == document_module.SPENT_PAGES  # the earliest were freed on the way
-    assert [page.number for page, _, _ in pages] == list(range(8, document_module.SPENT_PAGES + 8))
+    assert [page.number for page, *_ in pages] == list(range(8, document_module.SPENT_PAGES + 8))
     assert not pdf.is_closed  # closed only once the reply is out
     document_module._release(spent)
     assert spent == [] and pdf.is_closed
