@@ -26,7 +26,16 @@ def test_this_checkout_against_itself_gives_a_ratio_per_paper(tmp_path):
     assert row, run.stdout
     old, new, ratio = map(float, row.groups())
     assert old > 0 and new > 0 and ratio > 0
-    assert re.search(r"median new/old over the papers: [\d.]+$", run.stdout.strip())
+    assert re.search(r"median new/old over the papers: [\d.]+; sum of the new medians / sum of the old: [\d.]+$",
+                     run.stdout.strip())
+
+
+def test_with_open_it_times_the_default_open_and_the_build_of_what_it_opened(tmp_path):
+    run = _run(str(REPO), "--paper", "1706.03762v7.pdf", "--repeats", "2", "--open", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("default open + layout build, median of 2 interleaved rounds per paper")
+    row = re.search(r"^  1706\.03762v7\.pdf +([\d.]+) +([\d.]+) +([\d.]+)$", run.stdout, re.M)
+    assert row and all(float(v) > 0 for v in row.groups()), run.stdout
 
 
 def test_a_folder_without_the_package_is_refused_by_name(tmp_path):
