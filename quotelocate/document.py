@@ -609,28 +609,39 @@ def _page_failure(name: str, number: int, exc: Exception, memory: str) -> Quotel
     return DocumentError(f"{name}: page {number}: text extraction failed ({_short(exc)})")
 
 
-def _page_text(page, rendered: dict | None = None) -> tuple[dict, "pymupdf.TextPage"]:
-    """``page.get_text("dict")`` with :data:`EXTRACT_FLAGS`, and the text page it is
-    made from (kept for the glyph positions :func:`word_gaps` reads). With ``rendered``
-    (and an unrotated page) the page is run once into a display list, kept in
-    ``rendered`` for the white-text and glyph checks, and the text comes from that list:
-    the same dict (a test checks it), without running the page a second time for a
-    check. A rotated page's text from a display list is not in unrotated coordinates, so
-    it is always extracted from the page."""
-    if rendered is None or page.rotation:
-        textpage = page.get_textpage(flags=EXTRACT_FLAGS)  # what get_text("dict") makes and drops
-    else:
-        display = rendered["list"] = page.get_displaylist()
-        textpage = display.get_textpage(flags=EXTRACT_FLAGS)
-        if not isinstance(textpage, pymupdf.TextPage):
-            textpage = pymupdf.TextPage(textpage)
-        textpage.parent = page
-    return page.get_text("dict", flags=EXTRACT_FLAGS, textpage=textpage), textpage
-
-
 def _page_dict(page, rendered: dict | None = None) -> dict:
-    """The dict of :func:`_page_text`."""
-    return _page_text(page, rendered)[0]
+    """``page.get_text("dict")`` with :data:`EXTRACT_FLAGS`. With ``rendered`` (and an
+    unrotated page) the page is run once into a display list, kept in ``rendered`` for
+    the white-text and glyph checks, and the text comes from that list: the same dict
+    (a test checks it), without running the page a second time for a check. A rotated
+    page's text from a display list is not in unrotated coordinates, so it is always
+    extracted from the page."""
+    if rendered is None or page.rotation:
+        return page.get_text("dict", flags=EXTRACT_FLAGS)
+    return page.get_text("dict", flags=EXTRACT_FLAGS, textpage=_list_textpage(page, rendered))
+
+
+def _list_textpage(page, rendered: dict) -> "pymupdf.TextPage":
+    """The text page of ``page`` (unrotated) made from its display list, which is made
+    first when ``rendered`` holds none yet."""
+    display = rendered.get("list")
+    if display is None:
+        display = rendered["list"] = page.get_displaylist()
+    textpage = display.get_textpage(flags=EXTRACT_FLAGS)
+    if not isinstance(textpage, pymupdf.TextPage):
+        textpage = pymupdf.TextPage(textpage)
+    textpage.parent = page
+    return textpage
+
+
+def _gap_textpage(page, rendered: dict):
+    """The page's text page again, for the glyph positions :func:`word_gaps` reads: from
+    its display list when the page has one (no second run of the page), else from the
+    page. The dict's own text page is not kept for it: held while the page's spans are
+    read, it made every page slower, for the few pages that need it."""
+    if rendered.get("list") is not None and not page.rotation:
+        return _list_textpage(page, rendered)
+    return page.get_textpage(flags=EXTRACT_FLAGS)
 
 
 def _extract_pages(pdf, name: str, indices: Iterable[int], memory: str = "the memory available",
@@ -688,7 +699,7 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
         rendered = {}  # the page's display list, once a white span or a glyph needs it
         try:
             page = pdf[index]
-            raw, textpage = _page_text(page, rendered if with_list else None)
+            raw = _page_dict(page, rendered if with_list else None)
             cropbox_height = float(page.cropbox.height)  # the unrotated page, as the text
             rect = page.rect
         except Exception as exc:  # mupdf errors surface as RuntimeError/ValueError/MemoryError/...
@@ -727,7 +738,7 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                     n = len(text)
                     if not n:
                         continue
-                    spans_out += (at - offset, size, float(span["origin"][1]) + 0.0)
+                    spans_out += (at - offset, size, float(span["origin"][1]))
                     count += 1
                     if n == 1 and text.isalnum():
                         if pi_fonts is None:
@@ -786,12 +797,10 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
         # (one split and one max, in C), then a run of 17 letters
         if max(map(len, page_text.split()), default=0) >= _LONG_WORD and _LONG_RUN.search(page_text):
             try:
-                gaps = word_gaps(textpage, _loose_lines(raw, page_text))
+                loose = _loose_lines(raw, page_text)
+                gaps = word_gaps(_gap_textpage(page, rendered), loose) if loose else []
             except Exception as exc:
                 raise _page_failure(name, number, exc, memory) from None
-        # the text page goes now, not with the page's other objects: a page's glyphs kept
-        # past their use made the next page's extraction slower (its memory is not reused)
-        del textpage
         spaced: list[list[int]] = []  # the markers read with the page's word gaps for spaces
         for at, drawn_line, shown in smaller:
             found = [[at + a, at + b] for a, b in raised_markers(drawn_line, shown, labels)]
@@ -808,9 +817,10 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
 
 
 def _loose_lines(raw: dict, page_text: str) -> dict[tuple[int, int], tuple[int, str]]:
-    """The left-to-right lines of a page's ``raw`` dict that hold a :data:`_LONG_RUN`, as
-    :func:`word_gaps` takes them: ``(block number, line index) -> (offset, text)``,
-    offsets in ``page_text`` (each line followed by a newline, as the page's text is)."""
+    """The left-to-right lines of a page's ``raw`` dict with few spaces that hold a
+    :data:`_LONG_RUN`, as :func:`word_gaps` takes them: ``(block number, line index) ->
+    (offset, text)``, offsets in ``page_text`` (each line followed by a newline, as the
+    page's text is)."""
     out: dict[tuple[int, int], tuple[int, str]] = {}
     offset = 0
     for block in raw["blocks"]:
@@ -818,7 +828,8 @@ def _loose_lines(raw: dict, page_text: str) -> dict[tuple[int, int], tuple[int, 
             continue
         for line_no, line in enumerate(block["lines"]):
             text = "".join(span["text"] for span in line["spans"])
-            if tuple(line["dir"]) == (1.0, 0.0) and _LONG_RUN.search(text):
+            if (tuple(line["dir"]) == (1.0, 0.0) and text.count(" ") * _SPACED_CHARS < len(text.strip())
+                    and _LONG_RUN.search(text)):
                 out[(block.get("number", -1), line_no)] = (offset, text)
             offset += len(text) + 1
     if offset != len(page_text):  # not the page's lines: leave its gaps unread
@@ -840,9 +851,14 @@ WORD_GAP_MAX_SHARE = 1 / 3
 _LONG_WORD = 17
 _LONG_RUN = re.compile(r"(?<![^\W\d_])[^\W\d_]{%d,}" % _LONG_WORD)
 """Seventeen letters or more without a break (tried only where a word starts): a word
-that long is rare, so a line that holds one may have lost its word spaces, and its
-glyphs' positions are read (:func:`word_gaps`). One search of the page's text is the
-cheap part; a page without such a run is not read further."""
+that long is rare, so a line that holds one, and has fewer than one space in
+:data:`_SPACED_CHARS` characters, may have lost its word spaces, and its glyphs'
+positions are read (:func:`word_gaps`). One search of the page's text is the cheap
+part; a page without such a run is not read further."""
+_SPACED_CHARS = 12
+"""A line of running text has a space every five to eight characters; the two lines of
+the BMJ paper that lost theirs have one in 22 and none. A long word in a line spaced as
+usual ("Verteidigungsminister" in a German sentence) is not read."""
 
 
 def word_gaps(textpage, lines: dict[tuple[int, int], tuple[int, str]]) -> list[int]:

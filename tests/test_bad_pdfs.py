@@ -734,16 +734,16 @@ def test_a_page_that_fails_in_one_worker_spoils_neither_the_file_error_nor_the_n
     of the last one's token."""
     monkeypatch.setattr(document_module.threading, "active_count", lambda: 1)
     monkeypatch.setattr(document_module, "_children", lambda: 2)
-    real = document_module._page_text
+    real = document_module._page_dict
 
     def breaks(page, rendered=None):
-        raw, textpage = real(page, rendered)
+        raw = real(page, rendered)
         if any("BREAK" in span["text"] for block in raw["blocks"] for line in block.get("lines", ())
                for span in line["spans"]):
             raise RuntimeError("cannot read this page")
-        return raw, textpage
+        return raw
 
-    monkeypatch.setattr(document_module, "_page_text", breaks)
+    monkeypatch.setattr(document_module, "_page_dict", breaks)
     with pytest.raises(quotelocate.errors.DocumentError, match=r"^bad\.pdf: page 3: text extraction failed"):
         Document.from_pdf_bytes(cat.text_pdf("One.", "Two.", "BREAK three.", "Four.", "Five."), name="bad.pdf")
     pids = [p.pid for p in document_module._POOL._procs]

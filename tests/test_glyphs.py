@@ -309,13 +309,13 @@ def _record_list_use(monkeypatch) -> list[bool]:
     """Spy on how each page's text is read: True for a page read from its display list."""
     from quotelocate import document as D
 
-    real, used = D._page_text, []
+    real, used = D._page_dict, []
 
     def spy(page, rendered=None):
         used.append(rendered is not None)
         return real(page, rendered)
 
-    monkeypatch.setattr(D, "_page_text", spy)
+    monkeypatch.setattr(D, "_page_dict", spy)
     return used
 
 
@@ -327,11 +327,11 @@ def test_text_from_the_display_list_is_the_text_from_the_page(monkeypatch):
     from quotelocate import document as D
 
     pdf = pymupdf.open(stream=corpus_document(PMJ)._pdf, filetype="pdf")
-    real = D._page_text
+    real = D._page_dict
     used = _record_list_use(monkeypatch)
     via_list = D._extract_pages(pdf, PMJ, range(pdf.page_count))
     assert used == [True] * pdf.page_count
-    monkeypatch.setattr(D, "_page_text", lambda page, rendered=None: real(page))
+    monkeypatch.setattr(D, "_page_dict", lambda page, rendered=None: real(page))
     assert via_list == D._extract_pages(pdf, PMJ, range(pdf.page_count))
 
 
@@ -346,10 +346,10 @@ def test_a_page_read_through_its_display_list_gives_the_same_numbers_to_the_sign
 
     name = "arxiv2022_strain_sensor_elsarticle.pdf"
     pdf = pymupdf.open(stream=corpus_document(name)._pdf, filetype="pdf")
-    real = D._page_text
-    monkeypatch.setattr(D, "_page_text", lambda page, rendered=None: real(page, {}))
+    real = D._page_dict
+    monkeypatch.setattr(D, "_page_dict", lambda page, rendered=None: real(page, {}))
     via_list = D._extract_pages(pdf, name, [2])
-    monkeypatch.setattr(D, "_page_text", lambda page, rendered=None: real(page))
+    monkeypatch.setattr(D, "_page_dict", lambda page, rendered=None: real(page))
     direct = D._extract_pages(pdf, name, [2])
     assert json.dumps(via_list) == json.dumps(direct)
 
