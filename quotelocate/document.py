@@ -719,11 +719,12 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
         glyphs: list[list] = []
         offset = 0
         block_no = 0
-        smaller: list[tuple[int, Sequence[dict], str]] = []  # lines with a smaller span: their markers
+        smaller: list[tuple[int, Sequence[dict], str]] = []  # lines with a smaller span, for the gaps' markers
+        loose: dict[tuple[int, int], tuple[int, str]] = {}  # lines that may have lost their word spaces
         for block in raw["blocks"]:
             if block.get("type") != 0:
                 continue
-            for line in block["lines"]:
+            for line_no, line in enumerate(block["lines"]):
                 spans = line["spans"]
                 at = offset
                 sizes: list[float] = []
@@ -774,7 +775,8 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                         shown = "".join(span.get("text", "") for span in drawn_line)
                     else:  # read as mapped: the spans and the line's text as they are
                         drawn_line, shown = spans, line_text
-                    smaller.append((offset, drawn_line, shown))  # read once the page's word gaps are known
+                    markers.extend([offset + a, offset + b] for a, b in raised_markers(drawn_line, shown, labels))
+                    smaller.append((offset, drawn_line, shown))
                 parts.append(line_text)
                 parts.append("\n")
                 font = spans[0]["font"] if spans else ""
@@ -784,6 +786,10 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                 x0, y0, x1, y1 = line["bbox"]
                 dx, dy = line["dir"]
                 end = offset + len(line_text)
+                # few spaces (one C count), then a long run of letters: rare
+                if line_text.count(" ") * _SPACED_CHARS < end - offset and dx == 1.0 and dy == 0.0 and (
+                        _LONG_RUN.search(line_text)):
+                    loose[(block.get("number", -1), line_no)] = (offset, line_text)
                 # "+ 0.0" makes a negative zero zero: pymupdf gives -0.0 or 0.0 for the same
                 # line as its text comes from the page or from a display list, and which one
                 # a page takes depends on the page the worker took before it
@@ -791,50 +797,25 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                           font_index, float(dx) + 0.0, float(dy) + 0.0, block_no, count)
                 offset = end + 1
             block_no += 1
-        page_text = "".join(parts)
         gaps: list[int] = []
-        # a page that may have lost word spaces (rare): a word of 17 characters or more
-        # (one split and one max, in C), then a run of 17 letters
-        if max(map(len, page_text.split()), default=0) >= _LONG_WORD and _LONG_RUN.search(page_text):
+        if loose:
             try:
-                loose = _loose_lines(raw, page_text)
-                gaps = word_gaps(_gap_textpage(page, rendered), loose) if loose else []
+                gaps = word_gaps(_gap_textpage(page, rendered), loose)
             except Exception as exc:
                 raise _page_failure(name, number, exc, memory) from None
-        spaced: list[list[int]] = []  # the markers read with the page's word gaps for spaces
-        for at, drawn_line, shown in smaller:
-            found = [[at + a, at + b] for a, b in raised_markers(drawn_line, shown, labels)]
-            markers.extend(found)
-            inside = frozenset(g - at for g in gaps if at < g < at + len(shown)) if gaps else None
-            spaced.extend([[at + a, at + b] for a, b in raised_markers(drawn_line, shown, labels, inside)]
-                          if inside else found)
-        gap_markers = spaced if spaced != markers else None
+        gap_markers = None  # the page's markers read with its word gaps for spaces, when they differ
+        if gaps:
+            spaced: list[list[int]] = []
+            for at, drawn_line, shown in smaller:
+                inside = frozenset(g - at for g in gaps if at < g < at + len(shown))
+                spaced.extend([at + a, at + b] for a, b in raised_markers(drawn_line, shown, labels, inside))
+            if spaced != markers:
+                gap_markers = spaced
         records.append(
-            [number, page_text, float(rect.width), float(rect.height), int(page.rotation), lines, list(fonts),
+            [number, "".join(parts), float(rect.width), float(rect.height), int(page.rotation), lines, list(fonts),
              spans_out, hidden, markers, glyphs, gaps, gap_markers]
         )
     return records
-
-
-def _loose_lines(raw: dict, page_text: str) -> dict[tuple[int, int], tuple[int, str]]:
-    """The left-to-right lines of a page's ``raw`` dict with few spaces that hold a
-    :data:`_LONG_RUN`, as :func:`word_gaps` takes them: ``(block number, line index) ->
-    (offset, text)``, offsets in ``page_text`` (each line followed by a newline, as the
-    page's text is)."""
-    out: dict[tuple[int, int], tuple[int, str]] = {}
-    offset = 0
-    for block in raw["blocks"]:
-        if block.get("type") != 0:
-            continue
-        for line_no, line in enumerate(block["lines"]):
-            text = "".join(span["text"] for span in line["spans"])
-            if (tuple(line["dir"]) == (1.0, 0.0) and text.count(" ") * _SPACED_CHARS < len(text.strip())
-                    and _LONG_RUN.search(text)):
-                out[(block.get("number", -1), line_no)] = (offset, text)
-            offset += len(text) + 1
-    if offset != len(page_text):  # not the page's lines: leave its gaps unread
-        return {}
-    return out
 
 
 WORD_GAP_EM = 0.1
@@ -848,13 +829,12 @@ WORD_GAP_TIGHT_EM = 0.05
 the size. Letter-spaced type, whose every gap is wide, has no word gaps."""
 WORD_GAP_MAX_SHARE = 1 / 3
 """... and at most this share of the line's pairs of glyphs are that far apart."""
-_LONG_WORD = 17
-_LONG_RUN = re.compile(r"(?<![^\W\d_])[^\W\d_]{%d,}" % _LONG_WORD)
+_LONG_RUN = re.compile(r"(?<![^\W\d_])[^\W\d_]{17,}")
 """Seventeen letters or more without a break (tried only where a word starts): a word
 that long is rare, so a line that holds one, and has fewer than one space in
 :data:`_SPACED_CHARS` characters, may have lost its word spaces, and its glyphs'
-positions are read (:func:`word_gaps`). One search of the page's text is the cheap
-part; a page without such a run is not read further."""
+positions are read (:func:`word_gaps`). The count of spaces is the cheap part, in C;
+few lines are searched for the run."""
 _SPACED_CHARS = 12
 """A line of running text has a space every five to eight characters; the two lines of
 the BMJ paper that lost theirs have one in 22 and none. A long word in a line spaced as
