@@ -9,10 +9,12 @@ of each, and the median of the rounds' new/old ratios; then the median of those
 ratios over the papers. Both open the paper in-process; only the build is timed.
 With ``--open``, each round opens the paper the default way (in each package's own
 extraction workers) and builds the index of the document it opened, timed together:
-what a change to extraction costs or saves the caller.
+what a change to extraction costs or saves the caller. With ``--extract``, each round
+opens the paper in-process (``isolate=False``: the whole extraction on one core, the
+steadier figure) and nothing else.
 
     git worktree add /tmp/before <commit>
-    python benchmarks/build_ab.py /tmp/before [--paper NAME ...] [--repeats R] [--open]
+    python benchmarks/build_ab.py /tmp/before [--paper NAME ...] [--repeats R] [--open | --extract]
 """
 
 from __future__ import annotations
@@ -45,9 +47,10 @@ def _packages(old_checkout: Path, scratch: Path) -> dict[str, object]:
     return {"old": importlib.import_module(OLD_NAME), "new": importlib.import_module("quotelocate")}
 
 
-def _builder(package, name: str, with_open: bool = False):
-    """A function that builds the paper's layout index cold with ``package`` (with
-    ``with_open``: that opens the paper and builds the index of what it opened)."""
+def _builder(package, name: str, mode: str = "build"):
+    """A function that builds the paper's layout index cold with ``package`` (``open``:
+    that opens the paper and builds the index of what it opened; ``extract``: that opens
+    it in-process)."""
     papers = importlib.import_module(package.__name__ + ".data.papers")
     forget = importlib.import_module(package.__name__ + ".prepare").forget
     path = papers.find_paper(name)
@@ -64,18 +67,21 @@ def _builder(package, name: str, with_open: bool = False):
     def open_and_build() -> None:
         package.Locator(package.Document.open(path), rules)
 
-    if with_open:
+    def extract() -> None:
+        package.Document.open(path, isolate=False)
+
+    if mode == "open":
         open_and_build()  # once untimed: the package's extraction workers start
         return open_and_build
-    return build
+    return extract if mode == "extract" else build
 
 
-def run(old_checkout: Path, names: list[str], repeats: int, with_open: bool = False) -> dict:
+def run(old_checkout: Path, names: list[str], repeats: int, mode: str = "build") -> dict:
     with tempfile.TemporaryDirectory() as scratch:
         packages = _packages(old_checkout, Path(scratch))
         rows = []
         for name in names:
-            builds = {side: _builder(package, name, with_open) for side, package in packages.items()}
+            builds = {side: _builder(package, name, mode) for side, package in packages.items()}
             times: dict[str, list[float]] = {"old": [], "new": []}
             for k in range(repeats):
                 for side in ("old", "new") if k % 2 == 0 else ("new", "old"):
@@ -85,7 +91,7 @@ def run(old_checkout: Path, names: list[str], repeats: int, with_open: bool = Fa
             ratio = statistics.median(n / o for n, o in zip(times["new"], times["old"]))
             rows.append({"paper": name, "old_s": statistics.median(times["old"]),
                          "new_s": statistics.median(times["new"]), "ratio": ratio})
-    return {"repeats": repeats, "open": with_open, "papers": rows,
+    return {"repeats": repeats, "mode": mode, "papers": rows,
             "median_ratio": statistics.median(r["ratio"] for r in rows),
             "total_ratio": sum(r["new_s"] for r in rows) / sum(r["old_s"] for r in rows)}
 
@@ -95,12 +101,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("old", type=Path, help="the older checkout's top folder (a git worktree)")
     parser.add_argument("--paper", action="append", help="a paper on the papers search path (default: the corpus)")
     parser.add_argument("--repeats", type=int, default=11, help="rounds per paper (default 11)")
-    parser.add_argument("--open", action="store_true", help="time the default open and the build of what it opened")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--open", action="store_true", help="time the default open and the build of what it opened")
+    what.add_argument("--extract", action="store_true", help="time the open in-process alone")
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("--repeats: at least 1")
-    result = run(args.old, args.paper or list(CORPUS), args.repeats, args.open)
-    what = "default open + layout build" if args.open else "cold layout build"
+    mode = "open" if args.open else "extract" if args.extract else "build"
+    result = run(args.old, args.paper or list(CORPUS), args.repeats, mode)
+    what = {"open": "default open + layout build", "extract": "in-process open", "build": "cold layout build"}[mode]
     print(f"{what}, median of {result['repeats']} interleaved rounds per paper")
     print(f"  {'paper':48} {'old ms':>8} {'new ms':>8} {'new/old':>8}")
     for r in result["papers"]:

@@ -42,3 +42,10 @@ def test_a_folder_without_the_package_is_refused_by_name(tmp_path):
     run = _run(str(tmp_path), "--paper", "1706.03762v7.pdf", cwd=tmp_path)
     assert run.returncode != 0
     assert f"{tmp_path}: no quotelocate package there" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_with_extract_it_times_the_in_process_open_alone(tmp_path):
+    run = _run(str(REPO), "--paper", "1706.03762v7.pdf", "--repeats", "2", "--extract", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("in-process open, median of 2 interleaved rounds per paper")
+    assert re.search(r"^  1706\.03762v7\.pdf +[\d.]+ +[\d.]+ +[\d.]+$", run.stdout, re.M), run.stdout
