@@ -29,7 +29,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from .kgrams import K, skeleton, skeleton_with_map
-from .normalize import _apply_text, _is_math, _positions_of, compose_accents, is_word_char
+from .normalize import _apply_text, _is_math, compose_accents, is_word_char
 from . import prepared_cache
 
 if TYPE_CHECKING:
@@ -281,10 +281,8 @@ class Diagnoser:
     @property
     def _gap_starts(self) -> frozenset[int]:
         """Positions in the text of the characters a word gap of the page precedes."""
-        gaps = self.locator._gap_starts
-        if not gaps and self.locator.document.word_gaps:
-            gaps = frozenset(a for a, _ in _positions_of(self.locator.norm, [(g, g + 1) for g in self.locator.document.word_gaps]))
-        return gaps
+        locator = self.locator  # with the rule off it keeps none: it needs them as word boundaries only with it on
+        return locator._gap_starts or (locator._word_gap_starts() if locator.document.word_gaps else frozenset())
 
     def _key(self, text: str) -> str:
         """``text`` as the locator searches it: without optional hyphens when

@@ -677,7 +677,8 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
     span, the spans of each line in turn; hidden and markers are ``[[start, end]]``,
     glyphs ``[[offset, character]]``, gaps the offsets :func:`word_gaps` finds, and
     gap_markers the markers read with the word gaps for spaces (``RCT28providedonly``:
-    ``28`` is a marker then, not without them), or None when they are the markers. A page's text is its lines, each followed by a newline.
+    ``28`` is a marker then, not without them), or None when they are the markers. A
+    page's text is its lines, each followed by a newline.
     Flat lists of numbers rather than one list per line: they travel from the
     extraction worker as packed doubles (:func:`_encode_reply`). ``spent``: where an
     extraction worker keeps each page's pymupdf objects to free them later
@@ -852,11 +853,12 @@ def word_gaps(textpage, lines: dict[tuple[int, int], tuple[int, str]]) -> list[i
         return []
     mupdf = pymupdf.mupdf
     out: list[int] = []
-    last = max(b for b, _ in lines)
+    blocks = {b for b, _ in lines}
+    last = max(blocks)
     for block_no, block in enumerate(textpage.this):
         if block_no > last:
             break
-        if block.m_internal.type != mupdf.FZ_STEXT_BLOCK_TEXT or not any(b == block_no for b, _ in lines):
+        if block_no not in blocks or block.m_internal.type != mupdf.FZ_STEXT_BLOCK_TEXT:
             continue
         for line_no, line in enumerate(block):
             wanted = lines.get((block_no, line_no))
@@ -1316,8 +1318,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
     markers: list[tuple[int, int]] = []
     glyphs: list[tuple[int, str]] = []
     gaps: list[int] = []
-    gap_markers: list[tuple[int, int]] = []  # the markers read with the word gaps, page by page
-    gap_markers_differ = False
+    gap_markers: list[tuple[int, int]] | None = None  # the markers read with the word gaps, once a page has such
     new_line = object.__new__
     set_page, set_start, set_end, set_bbox, set_size, set_font, set_direction, set_block, set_source = _LINE_SETTERS
     for record in sorted(records, key=lambda r: r[0]):
@@ -1332,11 +1333,14 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
             parts.append(PAGE_SEPARATOR)
             offset += 1
         parts.append(page_text)
+        before = len(markers)
         markers.extend((offset + int(a), offset + int(b)) for a, b in page_markers)
         if page_gap_markers is not None:
-            gap_markers_differ = True
-        gap_markers.extend((offset + int(a), offset + int(b)) for a, b in
-                           (page_markers if page_gap_markers is None else page_gap_markers))
+            if gap_markers is None:
+                gap_markers = markers[:before]  # the pages before read alike either way
+            gap_markers.extend((offset + int(a), offset + int(b)) for a, b in page_gap_markers)
+        elif gap_markers is not None:
+            gap_markers.extend(markers[before:])
         glyphs.extend((offset + int(a), str(c)) for a, c in page_glyphs)
         if page_gaps:
             at = [int(g) for g in page_gaps]
@@ -1419,7 +1423,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         markers=tuple(markers),
         glyphs=tuple(glyphs),
         word_gaps=tuple(gaps),
-        word_gap_markers=tuple(gap_markers) if gap_markers_differ else (),
+        word_gap_markers=tuple(gap_markers or ()),
         _pdf=data,
         _password=password,
     )
