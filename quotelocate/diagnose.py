@@ -19,6 +19,7 @@ without a search.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -278,9 +279,10 @@ class Diagnoser:
             at = unspaced.find(squeezed, at + 1)
         return None
 
-    @property
+    @functools.cached_property
     def _gap_starts(self) -> frozenset[int]:
-        """Positions in the text of the characters a word gap of the page precedes."""
+        """Positions in the text of the characters a word gap of the page precedes (found
+        once per diagnoser: with the rule off, a numpy pass over the whole text)."""
         locator = self.locator  # with the rule off it keeps none: it needs them as word boundaries only with it on
         return locator._gap_starts or (locator._word_gap_starts() if locator.document.word_gaps else frozenset())
 
