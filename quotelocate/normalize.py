@@ -1071,8 +1071,11 @@ def _positions_of(state: Normalized | NormalizedArrays, spans: Sequence[tuple[in
 
     if not len(spans):
         return ()
-    starts = np.asarray(state.starts, dtype=np.int64)
-    ends = np.asarray(state.ends, dtype=np.int64)
+    # a map made from arrays gives them as they are (``offsets``): asking it for its
+    # ``starts`` would make a list of an int object per character first
+    starts, ends = state.offsets if isinstance(state, Normalized) else (state.starts, state.ends)
+    starts = np.asarray(starts, dtype=np.int64)
+    ends = np.asarray(ends, dtype=np.int64)
     wanted = np.fromiter((s for s, _ in spans), dtype=np.int64, count=len(spans))
     # the characters that come from one original character where a span starts, in order;
     # a span start is looked up in a table over the original offsets (np.isin sorts)
