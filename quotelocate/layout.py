@@ -44,7 +44,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from .document import Document, Line, turned_line
 from .furniture import (
@@ -148,10 +148,6 @@ _BBOX, _SIZE, _DIRECTION = attrgetter("bbox"), attrgetter("size"), attrgetter("d
 def _horizontal(line: Line) -> bool:
     dx, dy = line.direction
     return dx > 0.98 and abs(dy) < 0.2
-
-
-def _center_y(line: Line) -> float:
-    return (line.bbox[1] + line.bbox[3]) / 2
 
 
 def _width(line: Line) -> float:
@@ -414,7 +410,10 @@ class _Layout:
         across = {way: _horizontal(ln) for way, ln in dict(zip(directions, lines)).items()}
         self.horizontal = list(map(across.__getitem__, directions))
         self.body_size = _body_size(self.sizes, self.horizontal, lengths)
-        self._words, self._tokens = _word_counts(text, document.lines)
+        self._words, self._tokens = words, tokens = _word_counts(text, document.lines)
+        # _wordy(i, n) for the n the classification asks, a list lookup per line
+        half = [2 * w >= t for w, t in zip(words, tokens)]
+        self._wordy3, self._wordy4, self._wordy5 = ([h and w >= n for w, h in zip(words, half)] for n in (3, 4, 5))
         self.kinds = [BODY] * len(lines)
         self.flows = [-1] * len(lines)
         self.column = ["A"] * len(lines)  # A: single column; L, R: columns; S: spans both
@@ -458,7 +457,7 @@ class _Layout:
         line = self.lines[i]
         if line.size < 0.85 * self.body_size or _width(line) < PARA_WIDTH * self.text_width[i]:
             return False
-        return self._wordy(i, 4)
+        return self._wordy4[i]
 
     # -- furniture ------------------------------------------------------------------------
     def _furniture(self) -> None:
@@ -597,13 +596,13 @@ class _Layout:
         """Split the page's lines into scopes (one, or left/right/spanning) with their
         text widths. Two columns: most body-size lines fall on either side of a vertical
         gutter that few of them cross."""
-        size, sizes, wordy = self.body_size, self.sizes, self._wordy
+        size, sizes, wordy3 = self.body_size, self.sizes, self._wordy3
         X0, X1 = self.boxes.x0, self.boxes.x1
         near = 0.15 * size
-        cands = [i for i in free if abs(sizes[i] - size) <= near and wordy(i, 3)]
+        cands = [i for i in free if abs(sizes[i] - size) <= near and wordy3[i]]
         if len(cands) < 8:  # a page set in smaller type (a reference list): use its text
             least = 0.6 * size
-            cands = [i for i in free if sizes[i] >= least and wordy(i, 3)]
+            cands = [i for i in free if sizes[i] >= least and wordy3[i]]
         cand_set, free_set = set(cands), set(free)
         if not cands:
             return [(free, 0.0)]
@@ -637,7 +636,7 @@ class _Layout:
             crossing, g0, g1 = best
             gx = (g0 + g1) / 2
             # running text on both sides; a column of smaller type (references) counts
-            sides = [i for i in free if sizes[i] >= 0.7 * size and X1[i] - X0[i] >= 0.3 * span and wordy(i, 3)]
+            sides = [i for i in free if sizes[i] >= 0.7 * size and X1[i] - X0[i] >= 0.3 * span and wordy3[i]]
             on_left = sum(1 for i in sides if X1[i] <= gx)
             on_right = sum(1 for i in sides if X0[i] >= gx)
             if on_left >= 3 and on_right >= 3 and crossing * 10 <= 4 * len(cands):
@@ -669,7 +668,8 @@ class _Layout:
         it is not read between the columns."""
         lines, size = self.lines, self.body_size
         members = self._free(scope[0])
-        body = [i for i in members if SMALL_RATIO * size < lines[i].size <= 1.15 * size and self._wordy(i, 3)]
+        wordy3 = self._wordy3
+        body = [i for i in members if SMALL_RATIO * size < lines[i].size <= 1.15 * size and wordy3[i]]
         if len(body) < 5:
             return
         lo = _percentile([lines[i].bbox[0] for i in body], 0.05)
@@ -687,7 +687,8 @@ class _Layout:
         body's. It is read as a float, so the column does not run through it."""
         lines, size = self.lines, self.body_size
         members = [i for i in self._free(scope[0]) if self.column[i] != "S"]
-        body = [i for i in members if abs(lines[i].size - size) <= 0.15 * size and self._wordy(i, 3)]
+        wordy3 = self._wordy3
+        body = [i for i in members if abs(lines[i].size - size) <= 0.15 * size and wordy3[i]]
         if len(body) < 8:
             return
         lo = _percentile([lines[i].bbox[0] for i in body], 0.05)
@@ -997,7 +998,7 @@ class _Layout:
         stacks: dict[float, tuple[list[int], dict[int, int]]] = {}  # lines of one size, for _in_list
         for i in free:
             line = lines[i]
-            if line.size > label or (width and _width(line) >= 0.5 * width) or self._wordy(i, 5):
+            if line.size > label or (width and _width(line) >= 0.5 * width) or self._wordy5[i]:
                 continue  # a label is short; a run of words in small type is text
             x0, y0, x1, y1 = line.bbox
             attached = any(  # a superscript or subscript next to running text
@@ -1069,7 +1070,7 @@ class _Layout:
         ticks = [i for i in free if self.kinds[i] == BODY and len(texts[i].strip()) <= 8 and _TICK.match(texts[i])]
         if len(ticks) < 3:
             return
-        para = [lines[i].bbox for i in free if self.kinds[i] == BODY and self._wordy(i, 4)]
+        para = [lines[i].bbox for i in free if self.kinds[i] == BODY and self._wordy4[i]]
         for i in ticks:
             x0, y0, x1, y1 = lines[i].bbox
             if any(min(y1, b[3]) > max(y0, b[1]) for b in para):
@@ -1093,15 +1094,17 @@ class _Layout:
         mark in a paragraph has the paragraph's lines nearest, and a glyph of a formula
         set piece by piece has another piece beside it."""
         texts, lengths, sizes, kinds, horizontal = self.texts, self.lengths, self.sizes, self.kinds, self.horizontal
-        small = SMALL_RATIO * self.body_size
+        small, wordy3 = SMALL_RATIO * self.body_size, self._wordy3
         marks = [i for i in indices if kinds[i] == BODY and horizontal[i] and (
             0 < lengths[i] <= 3 and not _WORD.search(texts[i])
-            or sizes[i] <= small and lengths[i] <= 20 and not self._wordy(i, 3))]
+            or sizes[i] <= small and lengths[i] <= 20 and not wordy3[i])]
         if not marks:
             return
         mark_set = set(marks)
-        others = [i for i in indices if i not in mark_set and self.kinds[i] not in (BLANK, FURNITURE)]
-        body = [i for i in indices if self.kinds[i] == BODY]  # the marks among them
+        others = [i for i in indices if i not in mark_set and kinds[i] != BLANK and kinds[i] != FURNITURE]
+        if not any(kinds[i] == FLOAT or kinds[i] == CAPTION for i in others):
+            return  # no float or caption on the page for a mark to be nearest to
+        body = [i for i in indices if kinds[i] == BODY]  # the marks among them
         X0, Y0, X1, Y1 = self.boxes.arrays()
         if not self.boxes.finite:
             self._figure_marks_one_by_one(marks, others, body)
@@ -1192,21 +1195,24 @@ class _Layout:
         """Body lines of all pages in reading order: pages in turn; on a two-column page
         the bands between spanning lines, each left column then right column."""
         out: list[int] = []
-        lines = self.lines
+        kinds, column, Y0, Y1 = self.kinds, self.column, self.boxes.y0, self.boxes.y1  # a line's centre: (y0 + y1) / 2
         for page in self.document.pages:
             indices = self.by_page.get(page.number, [])
-            body = [i for i in indices if self.kinds[i] == BODY]
+            body = [i for i in indices if kinds[i] == BODY]
             if page.number not in self.two_column:
                 out.extend(body)
                 continue
             spans = sorted(
-                [_center_y(lines[i]) for i in indices if self.column[i] == "S" and self.kinds[i] not in (FURNITURE, BLANK)]
+                [(Y0[i] + Y1[i]) / 2 for i in indices if column[i] == "S" and kinds[i] != FURNITURE and kinds[i] != BLANK]
                 + self._cuts(indices)
             )
+            if not spans:  # one band (no body line spans both columns): the left column, then the right
+                out.extend([i for i in body if column[i] == "L"] + [i for i in body if column[i] != "L"])
+                continue
             keyed = []
             for i in body:
-                c = _center_y(lines[i])
-                col = self.column[i]
+                c = (Y0[i] + Y1[i]) / 2
+                col = column[i]
                 if col == "S":
                     keyed.append(((bisect_left(spans, c), 3), i))
                 else:
@@ -1231,8 +1237,10 @@ class _Layout:
                 if bottom is not None and y0 - bottom >= 2 * size:
                     gaps[col].append((bottom, y0))
                 bottom = y1 if bottom is None else max(bottom, y1)
+        if not gaps["L"] or not gaps["R"]:
+            return []  # a cut needs a gap in both columns
         body = {col: [(lines[i].bbox[1], lines[i].size) for i in indices
-                      if self.column[i] == col and self.kinds[i] == BODY and self._wordy(i, 3)] for col in gaps}
+                      if self.column[i] == col and self.kinds[i] == BODY and self._wordy3[i]] for col in gaps}
         cuts = []
         for a0, b0 in gaps["L"]:
             for a1, b1 in gaps["R"]:
@@ -1318,6 +1326,32 @@ class _Builder:
             self.separator(FLOW_SEPARATOR)
             self.jumps.append(self.length)
         self.span(s, e)
+
+    def lines(self, pairs: Iterable[tuple[int, int]]) -> None:
+        """:meth:`line` for each original ``[s, e)`` of ``pairs`` in turn: the body's
+        thousands of lines, with the builder's fields held in local names meanwhile."""
+        original, bases, ends, separators, jumps = self.original, self.bases, self.ends, self.separators, self.jumps
+        length, prev = self.length, self.prev_end
+        for s, e in pairs:
+            if prev is not None and prev <= s and (prev == s or original[prev:s].isspace()):
+                s = prev  # continues the text, maybe over blank lines and page breaks
+            elif prev is not None:
+                bases.append(prev)
+                ends.append(prev)
+                separators.append(FLOW_SEPARATOR)
+                length += len(FLOW_SEPARATOR)
+                jumps.append(length)
+            if e <= s:
+                continue
+            if separators and separators[-1] is None and ends[-1] == s:
+                ends[-1] = e  # the text goes on: one piece
+            else:
+                bases.append(s)
+                ends.append(e)
+                separators.append(None)
+            length += e - s
+            prev = e
+        self.length, self.prev_end = length, prev
 
     def glue(self, s: int, e: int) -> None:
         """Continue the current word with original ``[s, e)``, leaving out what lies
@@ -1426,15 +1460,20 @@ def _reading_order(document: Document) -> NormalizedArrays:
     glued: dict[int, int] = {}  # line -> the drop cap it continues
     for cap, rest in layout.drop_caps.items():
         glued[rest] = cap
+    run: list[tuple[int, int]] = []  # body lines to read in turn
     for i in layout.body_order():
         if i in layout.drop_caps:
             continue  # read with the line it starts
         if i in glued:
+            out.lines(run)
+            run = []
             cap = lines[glued[i]]
             out.line(cap.start, cap.end)
             out.glue(lines[i].start, lines[i].end)  # "I" + "N this paper": one word
             continue
-        out.line(lines[i].start, lines[i].end)
+        line = lines[i]
+        run.append((line.start, line.end))
+    out.lines(run)
     for flow in layout.other_flows():
         out.barrier()
         for k, i in enumerate(flow.lines):

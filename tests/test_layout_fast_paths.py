@@ -2,8 +2,10 @@
 marks found with numpy against the scan kept for boxes that are not finite numbers,
 the words of every line counted over the whole text against each line's own tokens,
 the body size binned with numpy against the loop kept for sizes that are not finite,
-the rows of a set of lines grouped once against grouping them again, and the reading order kept per document is shared by every set of rules without one
-of them changing it."""
+the rows of a set of lines grouped once against grouping them again, the body's lines
+added to the reading order in one call against one at a time, a two-column page read as
+one band, and the reading order kept per document is shared by every set of rules
+without one of them changing it."""
 
 from __future__ import annotations
 
@@ -13,7 +15,18 @@ from hypothesis import strategies as st
 
 from quotelocate import preset
 from quotelocate.document import Line
-from quotelocate.layout import _WORD, _Boxes, _body_size, _body_size_loop, _group_rows, _Layout, _rows, _word_counts, classify
+from quotelocate.layout import (
+    _WORD,
+    _Boxes,
+    _Builder,
+    _body_size,
+    _body_size_loop,
+    _group_rows,
+    _Layout,
+    _rows,
+    _word_counts,
+    classify,
+)
 from quotelocate.normalize import NormalizedArrays
 from quotelocate.prepare import forget, prepare, reading_order
 
@@ -141,3 +154,45 @@ def test_rows_handed_out_are_shared_unchangeable_and_equal_to_a_new_grouping(nam
             first[0].append(-1)  # no caller can change what the next one gets
         with pytest.raises(TypeError):
             first[0][0] = -1
+
+
+def _built(builder: _Builder) -> tuple:
+    return builder.bases, builder.ends, builder.separators, builder.jumps, builder.length, builder.prev_end
+
+
+@given(st.text(alphabet=["a", " ", "\n", "\f"], max_size=24), st.lists(st.tuples(st.integers(0, 24), st.integers(0, 24)),
+       max_size=12), st.booleans())
+def test_body_lines_read_in_one_call_build_what_line_by_line_builds(text: str, pairs, barrier_first: bool) -> None:
+    # lines in and out of text order, empty ones, overlapping ones, whitespace between
+    pairs = [(min(s, len(text)), min(e, len(text))) for s, e in pairs]
+    one, each = _Builder(text), _Builder(text)
+    if barrier_first:  # a flow read before: the body then starts with a separator
+        for b in (one, each):
+            b.line(0, len(text))
+            b.barrier()
+    one.lines(pairs)
+    for s, e in pairs:
+        each.line(s, e)
+    assert _built(one) == _built(each)
+    assert one.arrays().normalized() == each.arrays().normalized()
+
+
+@pytest.mark.parametrize("name", ["acl2020_specter.pdf", "arxiv2022_strain_sensor_elsarticle.pdf"])
+def test_two_column_page_of_one_band_reads_its_left_column_then_its_right(name: str) -> None:
+    # a two-column page with no line across both columns and no cut between bands is
+    # read as one band: the left column, then the right, each top to bottom
+    layout = _Layout(document(name))
+    order = layout.body_order()
+    assert sorted(order) == sorted(i for i, k in enumerate(layout.kinds) if k == "body")
+    one_band = 0
+    for number in layout.two_column:
+        indices = layout.by_page[number]
+        body = [i for i in order if layout.lines[i].page == number]
+        cuts = layout._cuts(indices)
+        spanning = [i for i in indices if layout.column[i] == "S" and layout.kinds[i] not in ("furniture", "blank")]
+        if cuts or spanning:
+            continue
+        one_band += 1
+        assert body == sorted(body, key=lambda i: (layout.column[i] != "L", i))
+        assert {layout.column[i] for i in body} == {"L", "R"}
+    assert one_band >= 1
