@@ -7,7 +7,6 @@ arXiv stamp; a journal's running header)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

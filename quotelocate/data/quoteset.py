@@ -47,7 +47,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
-import yaml
 
 from ..chunks import Chunk, Chunking, load_chunks_file, make_chunks
 from ..document import Document
