@@ -410,8 +410,8 @@ class _Layout:
         across = {way: _horizontal(ln) for way, ln in dict(zip(directions, lines)).items()}
         self.horizontal = list(map(across.__getitem__, directions))
         self.body_size = _body_size(self.sizes, self.horizontal, lengths)
-        self._words, self._tokens = words, tokens = _word_counts(text, document.lines)
-        # _wordy(i, n) for the n the classification asks, a list lookup per line
+        words, tokens = _word_counts(text, document.lines)
+        # wordy lines: at least 3, 4 or 5 words, and words are at least half the tokens
         half = [2 * w >= t for w, t in zip(words, tokens)]
         self._wordy3, self._wordy4, self._wordy5 = ([h and w >= n for w, h in zip(words, half)] for n in (3, 4, 5))
         self.kinds = [BODY] * len(lines)
@@ -446,11 +446,6 @@ class _Layout:
         """Horizontal lines not classified yet."""
         kinds, horizontal = self.kinds, self.horizontal
         return [i for i in indices if kinds[i] == BODY and horizontal[i]]
-
-    def _wordy(self, i: int, least: int) -> bool:
-        """At least ``least`` words, and words are at least half the tokens."""
-        words = self._words[i]
-        return words >= least and words * 2 >= self._tokens[i]
 
     def _is_para(self, i: int) -> bool:
         """Running text: body-like size, most of its column wide, made of words."""
@@ -709,7 +704,7 @@ class _Layout:
             if (len(run) >= 3
                     and all(lines[i].bbox[0] >= lo + inset and lines[i].bbox[2] <= hi - inset for i in run)
                     and abs(sizes[len(sizes) // 2] - size) >= 0.04 * size
-                    and sum(1 for i in run if self._wordy(i, 3)) * 2 >= len(run)):
+                    and sum(1 for i in run if self._wordy3[i]) * 2 >= len(run)):
                 self._set(run, FLOAT, self._new_flow())
 
     def _footnotes(self, scope: tuple[list[int], float], height: float) -> None:
@@ -753,7 +748,7 @@ class _Layout:
             if (last is not None and not texts[last[1]].rstrip().endswith((".", "!", "?", ")"))
                     and abs(lines[last[1]].size - lines[unmarked[0][0]].size) <= 0.05 * self.body_size):
                 flow = last[0]
-            elif (gap >= self.body_size and above is not None and any(self._wordy(i, 4) for i in above)
+            elif (gap >= self.body_size and above is not None and any(self._wordy4[i] for i in above)
                   and _row_box(unmarked[-1], self.boxes)[3] - _row_box(unmarked[0], self.boxes)[1] <= 0.2 * height):
                 # under running text (not under a heading: a list in small type), short
                 flow = self._new_flow()
@@ -965,7 +960,7 @@ class _Layout:
             if any(self.kinds[i] != BODY for i in row):
                 break
             if stop_at_text and any(
-                abs(lines[i].size - self.body_size) <= 0.1 * self.body_size and self._wordy(i, 4) for i in row
+                abs(lines[i].size - self.body_size) <= 0.1 * self.body_size and self._wordy4[i] for i in row
             ):
                 break
             if any(lines[i].block in para_blocks for i in row) and not self._table_row(row):
@@ -1059,7 +1054,7 @@ class _Layout:
                 stack.append(j)
                 j = next_to(j, step)
         return len(stack) >= 3 and any(
-            self._wordy(j, 5) or (width and _width(lines[j]) >= 0.5 * width) for j in stack
+            self._wordy5[j] or (width and _width(lines[j]) >= 0.5 * width) for j in stack
         )
 
     def _axis_ticks(self, free: list[int]) -> None:
@@ -1318,18 +1313,13 @@ class _Builder:
 
     def line(self, s: int, e: int) -> None:
         """Continue the current flow with original ``[s, e)``."""
-        prev = self.prev_end
-        if prev is not None and prev <= s and (prev == s or self.original[prev:s].isspace()):
-            self.span(prev, e)  # continues the text, maybe over blank lines and page breaks
-            return
-        if prev is not None:
-            self.separator(FLOW_SEPARATOR)
-            self.jumps.append(self.length)
-        self.span(s, e)
+        self.lines(((s, e),))
 
     def lines(self, pairs: Iterable[tuple[int, int]]) -> None:
-        """:meth:`line` for each original ``[s, e)`` of ``pairs`` in turn: the body's
-        thousands of lines, with the builder's fields held in local names meanwhile."""
+        """Continue the current flow with each original ``[s, e)`` of ``pairs`` in turn:
+        the text goes on over whitespace (blank lines, a page break); anything else
+        is a jump, with a separator. The builder's fields are held in local names
+        meanwhile (the body's thousands of lines come in one call)."""
         original, bases, ends, separators, jumps = self.original, self.bases, self.ends, self.separators, self.jumps
         length, prev = self.length, self.prev_end
         for s, e in pairs:

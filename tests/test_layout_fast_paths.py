@@ -18,6 +18,8 @@ from quotelocate.document import Line
 from quotelocate.layout import (
     _WORD,
     _Boxes,
+    FLOW_BARRIER,
+    FLOW_SEPARATOR,
     _Builder,
     _body_size,
     _body_size_loop,
@@ -27,7 +29,7 @@ from quotelocate.layout import (
     _word_counts,
     classify,
 )
-from quotelocate.normalize import NormalizedArrays
+from quotelocate.normalize import LAYOUT, NormalizedArrays
 from quotelocate.prepare import forget, prepare, reading_order
 
 from conftest import document
@@ -156,25 +158,67 @@ def test_rows_handed_out_are_shared_unchangeable_and_equal_to_a_new_grouping(nam
             first[0][0] = -1
 
 
-def _built(builder: _Builder) -> tuple:
-    return builder.bases, builder.ends, builder.separators, builder.jumps, builder.length, builder.prev_end
+def _read_by_hand(text: str, pairs, barrier_first: bool) -> tuple:
+    """The reading order of ``pairs`` as the builder documents it, character by
+    character: a line goes on from where the last one ended when only whitespace lies
+    between, else a separator (mapped to the empty span where the text before ended,
+    flagged LAYOUT) comes first and the map jumps after it."""
+    chars, starts, ends, flags, jumps = [], [], [], [], []
+
+    def take(s: int, e: int) -> None:
+        for k in range(s, e):
+            chars.append(text[k])
+            starts.append(k)
+            ends.append(k + 1)
+            flags.append(0)
+
+    def separator(at: int, sep: str) -> None:
+        for ch in sep:
+            chars.append(ch)
+            starts.append(at)
+            ends.append(at)
+            flags.append(LAYOUT)
+        jumps.append(len(chars))
+
+    prev = None
+    if barrier_first:
+        take(0, len(text))
+        prev = len(text) if text else None
+        separator(prev or 0, FLOW_BARRIER)
+        prev = None
+    for s, e in pairs:
+        if prev is not None and prev <= s and not text[prev:s].strip():
+            s = prev
+        elif prev is not None:
+            separator(prev, FLOW_SEPARATOR)
+        if e > s:
+            take(s, e)
+            prev = e
+    gaps = [0] * (len(chars) + 1)
+    for j in jumps:
+        gaps[j] |= LAYOUT
+    return "".join(chars), starts, ends, flags, gaps
 
 
 @given(st.text(alphabet=["a", " ", "\n", "\f"], max_size=24), st.lists(st.tuples(st.integers(0, 24), st.integers(0, 24)),
-       max_size=12), st.booleans())
-def test_body_lines_read_in_one_call_build_what_line_by_line_builds(text: str, pairs, barrier_first: bool) -> None:
+       max_size=12), st.booleans(), st.integers(0, 12))
+def test_lines_read_in_one_call_or_in_several_give_the_documented_reading(text: str, pairs, barrier_first: bool,
+                                                                       cut: int) -> None:
     # lines in and out of text order, empty ones, overlapping ones, whitespace between
     pairs = [(min(s, len(text)), min(e, len(text))) for s, e in pairs]
-    one, each = _Builder(text), _Builder(text)
-    if barrier_first:  # a flow read before: the body then starts with a separator
-        for b in (one, each):
+    one, several = _Builder(text), _Builder(text)
+    for b in (one, several):
+        if barrier_first:  # a flow read before: the next line starts after a barrier
             b.line(0, len(text))
             b.barrier()
     one.lines(pairs)
-    for s, e in pairs:
-        each.line(s, e)
-    assert _built(one) == _built(each)
-    assert one.arrays().normalized() == each.arrays().normalized()
+    several.lines(pairs[:cut])
+    for s, e in pairs[cut:]:
+        several.line(s, e)
+    expected = _read_by_hand(text, pairs, barrier_first)
+    for b in (one, several):
+        n = b.arrays().normalized()
+        assert (n.text, list(n.starts), list(n.ends), list(n.flags), list(n.gaps)) == expected
 
 
 @pytest.mark.parametrize("name", ["acl2020_specter.pdf", "arxiv2022_strain_sensor_elsarticle.pdf"])
