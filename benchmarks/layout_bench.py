@@ -21,6 +21,11 @@ ratio, not one). Every paper is opened and built once untimed first, so the rows
 a warm process's figures (the extraction workers kept, the rules compiled); the
 process's very first open, which starts the workers, is printed apart.
 
+``--corpus --runs N`` makes N such runs in one process, one after another, prints each
+run's median and worst ratio, and says in how many runs each target was met: the
+median sits close to its target, and a shared machine's slow spells move it by more
+than one run shows.
+
 ``--corpus --floor`` says what bounds that ratio from below, in CPU seconds of this
 process (steady on a shared machine): per paper, pymupdf's plain extraction, the two
 steps of pymupdf every open needs (its ``TextPage`` of every page, and that page's
@@ -33,7 +38,7 @@ steps cost more when the file is opened twice, each open taking every other page
 two workers take them), than when it is opened once: each open loads the fonts and
 other resources of its pages itself.
 
-    python benchmarks/layout_bench.py [--paper PATH | --corpus [--cpu | --floor]] [--repeats R] [--workers N] [--json]
+    python benchmarks/layout_bench.py [--paper PATH | --corpus [--cpu | --floor | --runs N]] [--repeats R] [--workers N] [--json]
 """
 
 from __future__ import annotations
@@ -146,6 +151,29 @@ def run_corpus(repeats: int, *, cpu: bool = False) -> dict:
             "first_open": {"paper": first_open[0], "seconds": first_open[1]} if first_open else None,
             "median_ratio": median, "worst_ratio": ratios[-1],
             "target_median": CORPUS_TARGET_MEDIAN, "target_worst": CORPUS_TARGET_WORST}
+
+
+def runs_summary(results: list[dict]) -> dict:
+    """How many of several corpus runs (:func:`run_corpus` results) met each target, and
+    the range of their medians and worst ratios."""
+    medians = [r["median_ratio"] for r in results]
+    worsts = [r["worst_ratio"] for r in results]
+    return {"runs": len(results),
+            "median_met": sum(m <= CORPUS_TARGET_MEDIAN for m in medians),
+            "worst_met": sum(w <= CORPUS_TARGET_WORST for w in worsts),
+            "medians": medians, "worsts": worsts,
+            "target_median": CORPUS_TARGET_MEDIAN, "target_worst": CORPUS_TARGET_WORST}
+
+
+def print_runs(summary: dict, repeats: int) -> None:
+    n = summary["runs"]
+    print(f"corpus, {n} runs, median of {repeats} rounds per paper in each (wall clock)")
+    for k, (median, worst) in enumerate(zip(summary["medians"], summary["worsts"]), 1):
+        print(f"  run {k}: median {median:.2f}x, worst {worst:.2f}x")
+    medians, worsts = summary["medians"], summary["worsts"]
+    print(f"  median <= {CORPUS_TARGET_MEDIAN:.0f}x in {summary['median_met']} of {n} runs "
+          f"({min(medians):.2f}-{max(medians):.2f}x); worst <= {CORPUS_TARGET_WORST:.0f}x in "
+          f"{summary['worst_met']} of {n} runs ({min(worsts):.2f}-{max(worsts):.2f}x)")
 
 
 def run_floor(repeats: int) -> dict:
@@ -266,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --corpus: CPU time of this process, opening in-process")
     parser.add_argument("--floor", action="store_true",
                         help="with --corpus: what bounds the ratio from below (pymupdf's own steps, CPU time)")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="with --corpus: this many runs, and in how many each target was met")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--workers", type=int, choices=(1, 2),
                         help="extraction workers per open (default: two where there are two cores)")
@@ -275,14 +305,23 @@ def main(argv: list[str] | None = None) -> int:
         from quotelocate.document import set_extraction_children
 
         set_extraction_children(args.workers)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    if args.runs > 1 and (not args.corpus or args.floor or args.cpu):
+        parser.error("--runs goes with --corpus alone (wall clock)")
     if args.corpus:
         try:
-            result = run_floor(args.repeats) if args.floor else run_corpus(args.repeats, cpu=args.cpu)
+            if args.runs > 1:
+                result = runs_summary([run_corpus(args.repeats) for _ in range(args.runs)])
+            else:
+                result = run_floor(args.repeats) if args.floor else run_corpus(args.repeats, cpu=args.cpu)
         except FileNotFoundError as exc:
             print(exc, file=sys.stderr)
             return 1
         if args.json:
             print(json.dumps(result, indent=2))
+        elif args.runs > 1:
+            print_runs(result, args.repeats)
         elif args.floor:
             print_floor(result)
         else:
