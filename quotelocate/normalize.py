@@ -589,6 +589,11 @@ class NormalizedArrays:
     def __init__(self, text: str, starts, ends, flags, gaps) -> None:
         self.text, self.starts, self.ends, self.flags, self.gaps = text, starts, ends, flags, gaps
 
+    @property
+    def offsets(self) -> tuple[Sequence[int], Sequence[int]]:
+        """``(starts, ends)``, as :attr:`Normalized.offsets` gives them."""
+        return self.starts, self.ends
+
     @classmethod
     def identity(cls, text: str) -> "NormalizedArrays":
         import numpy as np
@@ -1071,9 +1076,9 @@ def _positions_of(state: Normalized | NormalizedArrays, spans: Sequence[tuple[in
 
     if not len(spans):
         return ()
-    # a map made from arrays gives them as they are (``offsets``): asking it for its
-    # ``starts`` would make a list of an int object per character first
-    starts, ends = state.offsets if isinstance(state, Normalized) else (state.starts, state.ends)
+    # ``offsets``, not ``starts``: a map made from arrays gives them as they are, where
+    # its ``starts`` would first make a list of an int object per character
+    starts, ends = state.offsets
     starts = np.asarray(starts, dtype=np.int64)
     ends = np.asarray(ends, dtype=np.int64)
     wanted = np.fromiter((s for s, _ in spans), dtype=np.int64, count=len(spans))
