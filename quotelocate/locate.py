@@ -271,7 +271,12 @@ class Locator:
                 if found:
                     (q, qflags), occurrences = other, found
         if not occurrences and self._markers and _QUOTE_MARKER.search(q):
-            occurrences = self._find_marked(q)
+            occurrences = self._find_marked(q, _QUOTE_MARKER)
+        if not occurrences and self._markers and _QUOTE_MARKER_LIST.search(q):
+            # a list of markers written with spaces between its items, as a page sets
+            # them ("RCTs26 27 32"): tried only after the tighter reading, which keeps
+            # "models3 4 layers" a marker and a number
+            occurrences = self._find_marked(q, _QUOTE_MARKER_LIST)
         if not occurrences and self._glyph_chars and not self._glyph_chars.isdisjoint(q):
             occurrences = self._find_as_extracted(q)
         if not occurrences and self.rules.ellipsis == "fragments" and _ELLIPSIS_RE.search(q):
@@ -397,16 +402,26 @@ class Locator:
             return f"quote is too short to mean anything: {words} words (< {self.rules.min_words})"
         return ""
 
-    def _marker_gaps(self) -> dict[int, str]:
-        """Normalized position -> the raised marker removed just before it (``markers``)."""
+    def _marker_gaps(self) -> dict[int, tuple[str, ...]]:
+        """Normalized position -> the keys of the raised marker removed just before it
+        (``markers``): as extracted, and as drawn when the marker holds a mis-mapped
+        glyph the ``unicode`` rule reads as the character it draws ("25 28e31", which
+        the page prints "25 28–31")."""
         norm, original, starts, ends = self.norm, self.document.text, self._starts, self._ends
+        drawn = dict(self.document.glyphs) if self.rules.unicode != "off" else {}
         out = {}
         for p in _positions_with(norm.gaps, MARKER_OMITTED):
             if 0 < p < len(norm.text):
-                out[p] = marker_key(original[ends[p - 1] : starts[p]])
+                a, b = ends[p - 1], starts[p]
+                extracted = marker_key(original[a:b])
+                keys = (extracted,)
+                if drawn and any(o in drawn for o in range(a, b)):
+                    shown = marker_key("".join(drawn.get(o, original[o]) for o in range(a, b)))
+                    keys = (shown, extracted)
+                out[p] = keys
         return out
 
-    def _find_marked(self, q: str) -> list[_Occurrence]:
+    def _find_marked(self, q: str, pattern: re.Pattern[str]) -> list[_Occurrence]:
         """Occurrences of a quote that keeps some raised markers of the document, as
         digits, superscripts or in brackets ("models3", "models\u00b3", "models [3]").
 
@@ -415,7 +430,7 @@ class Locator:
         where the document has a removed marker with the same content. Anything else,
         a bracketed citation included, stays verbatim.
         """
-        pieces = list(_QUOTE_MARKER.finditer(q))[:8]
+        pieces = list(pattern.finditer(q))[:8]
         if not pieces:
             return []
         k = len(pieces)
@@ -443,7 +458,7 @@ class Locator:
                 for r, key in removed:
                     want = skeleton(q2[:r])
                     for p in inside:
-                        if p not in claimed and self._markers[p] == key and skeleton(text[o.a : p]) == want:
+                        if p not in claimed and key in self._markers[p] and skeleton(text[o.a : p]) == want:
                             claimed.add(p)
                             break
                     else:
@@ -883,6 +898,19 @@ _QUOTE_MARKER = re.compile(
     rf"|\s?\[{_MARKER_LIST}\]"  # in brackets: models [3]
 )
 """Pieces of a quote that may stand for a raised marker of the document."""
+_LIST_SEPARATOR = r"(?:\s?[,\u2010\u2013\u2014-]\s?|\s|(?<=\d)[^\W\d_](?=\d))"
+_SPACED_LIST = rf"{_MARKER_ITEM}(?:{_LIST_SEPARATOR}{_MARKER_ITEM})*"
+_QUOTE_MARKER_LIST = re.compile(
+    rf"(?<=[^\W\d_]){_SPACED_LIST}(?=[\s,.;:)\]]|$)"
+    rf"|(?<=[,.;:]){_SPACED_LIST}(?=[\s)\]]|$)"
+    rf"|(?<=\S)[{_SUPERSCRIPTS}]+(?:(?:\s?[,\u2013\u207b-]\s?|\s)[{_SUPERSCRIPTS}]+)*"
+    rf"|\s?\[{_SPACED_LIST}\]"
+)
+"""Pieces of a quote that may stand for a raised list of markers whose items a space
+separates, or a comma or dash with a space ("RCTs26 27 32", "[26, 27, 32]"), or a letter
+the page draws as a dash between two numbers ("28e31": the marker's key must then be
+the one the text layer has)."""
+_KEY_SEPARATOR = re.compile(r"\s*([,-])\s*")
 _MARKER_FOLD = str.maketrans(
     "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u2217\u2010\u2013\u2014\u2212\u207b\u22c6",
     "0123456789*-----*",
@@ -891,8 +919,11 @@ _MARKER_FOLD = str.maketrans(
 
 def marker_key(text: str) -> str:
     """A marker's content compared between quote and document: superscript digits as
-    digits, any dash as "-", no brackets or spaces ("[1\u20133]", "\u00b9-\u00b3" and "1-3" agree)."""
-    return "".join(text.translate(_MARKER_FOLD).replace("[", "").replace("]", "").split())
+    digits, any dash as "-", no brackets, no spaces around a comma or dash, and a comma
+    for the spaces between two items ("[1\u20133]", "\u00b9-\u00b3" and "1-3" agree; so do
+    "26 27 32", "26, 27, 32" and "[26,27,32]", while "2627" is another marker)."""
+    folded = text.translate(_MARKER_FOLD).replace("[", "").replace("]", "").strip()
+    return ",".join(_KEY_SEPARATOR.sub(r"\1", folded).split())
 
 
 def _word_char(ch: str) -> bool:

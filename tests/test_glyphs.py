@@ -18,6 +18,7 @@ import pymupdf
 import pytest
 
 from quotelocate import Document, Locator, preset
+from quotelocate.locate import marker_key
 from test_paper_rules import CORPUS, corpus_document, corpus_locator
 
 REC = preset("recommended")
@@ -151,6 +152,47 @@ def test_bmj_dash_ranges_and_markers(quote, page):
 def test_bmj_dash_fabrications_are_rejected(quote):
     v = corpus_locator(PMJ).locate(quote)
     assert not v.accepted, v.reason
+
+
+@pytest.mark.parametrize(
+    "quote,kept",
+    [
+        # the raised list as the text layer has it: items a space apart, a range whose
+        # dash is a pi-font "e"
+        ("Three RCTs26 27 32 involved patients who had mild to moderate anaemia, and another five RCTs25 28e31 "
+         "involved patients who had marked anaemia.", True),
+        ("and another five RCTs25 28\u201331 involved patients", True),  # the dash the page prints
+        ("Three RCTs26,27,32 involved patients", True),
+        ("Three RCTs [26, 27, 32] involved patients", True),
+        ("Three RCTs\u00b2\u2076 \u00b2\u2077 \u00b3\u00b2 involved patients", True),
+        ("Three RCTs involved patients who had mild to moderate anaemia, and another five RCTs involved", False),
+    ],
+)
+def test_a_raised_marker_list_may_be_kept_as_the_page_sets_it_or_left_out(quote, kept):
+    v = corpus_locator(PMJ).locate(quote)
+    assert v.accepted and v.page == 3, (v.cause, v.reason)
+    assert v.status == "exact" or ("markers:kept" if kept else "markers:omitted") in v.rules, v.rules
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Three RCTs26 27 33 involved patients",  # a changed item
+        "Three RCTs26 27 involved patients",  # an item left out
+        "Three RCTs2627 32 involved patients",  # two items run together: another number
+        "and another five RCTs25 28\u201332 involved patients",  # a changed range
+        "Three RCTs26 27 32 involved patients who had severe to moderate anaemia",
+    ],
+)
+def test_a_changed_raised_marker_list_is_rejected(quote):
+    v = corpus_locator(PMJ).locate(quote)
+    assert not v.accepted, v.rules
+
+
+def test_marker_keys_keep_the_items_apart():
+    assert marker_key("26 27 32") == marker_key("[26, 27, 32]") == marker_key("\u00b2\u2076,\u00b2\u2077,\u00b3\u00b2") == "26,27,32"
+    assert marker_key("1\u20133") == marker_key(" [1 - 3]") == "1-3"
+    assert marker_key("2627 32") != marker_key("26 27 32")
 
 
 # ---------------------------------------------------------------------------------------
