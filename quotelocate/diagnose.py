@@ -141,7 +141,12 @@ DIAGNOSE_CHARS = 20_000
 
 _DIGIT = re.compile(r"\d")
 _MARKER = re.compile(r" ?\[\^?\d+(?:\s*[,\u2013-]\s*\d+)*\]")
-_WORDS = re.compile(r"\w+|[^\w\s]")
+_UNITS = re.compile(r"\w+(?:[-\u2010]\w+)*|[^\w\s]")
+"""Words as the word-level diff compares them: a hyphenated compound is one unit, and
+two units are the same word when they differ only in its hyphens (``refrac-tory``,
+the text's reading of a line-end hyphen under ``hyphenation=both``, and the quote's
+``refractory``): a rejection then names the word that really differs."""
+_UNIT_HYPHENS = str.maketrans("", "", "-\u2010")
 # One character class repeated, not "(?:\d{1,3}|...)+": the same strings, but a run of
 # n digits splits into 1-3 digit items in exponentially many ways, each tried when what
 # follows the run is no marker's end ("sha000...0x"), which hung a diagnosis.
@@ -701,8 +706,9 @@ def _widen(text: str, a: int, b: int) -> tuple[int, int]:
 def _word_cause(q: str, passage: str, similarity: float) -> tuple[str, str]:
     if similarity < MIN_SIMILARITY:
         return "not-in-document", f"no passage is close (best {similarity:.0f}% similar)"
-    qw, pw = _WORDS.findall(q), _WORDS.findall(passage)
-    matcher = difflib.SequenceMatcher(None, pw, qw, autojunk=False)
+    qw, pw = _UNITS.findall(q), _UNITS.findall(passage)
+    matcher = difflib.SequenceMatcher(None, [w.translate(_UNIT_HYPHENS) for w in pw],
+                                      [w.translate(_UNIT_HYPHENS) for w in qw], autojunk=False)
     shared = sum(size for _, _, size in matcher.get_matching_blocks())
     if qw and shared / len(qw) < MIN_SHARED_WORDS:
         return "not-in-document", f"no passage has these words (the closest shares {shared} of {len(qw)})"

@@ -91,3 +91,19 @@ def test_a_long_digit_run_glued_to_a_word_is_diagnosed_quickly():
     assert (v.accepted, v.status) == (False, "not-found")
     assert v.cause in CAUSES
     assert elapsed < 1.0, elapsed
+
+
+def test_a_line_end_hyphen_the_rules_read_is_not_named_as_the_difference():
+    # the text reads "refrac-\ntory" as "refrac-tory" (hyphenation=both keeps the
+    # hyphen optional); the quote's "refractory" is that word, and the word the quote
+    # really adds is named
+    from quotelocate.diagnose import _word_cause
+
+    passage = "terms: 'sideropenic refrac-tory anemia', 'ferritin', 'iron' and 'hemoglobin'."
+    quote = "terms: 'sideropenic refractory anemia', 'ferritin', 'serum iron' and 'hemoglobin'."
+    assert _word_cause(quote, passage, 95.0) == ("word-added", "not in the document: 'serum'")
+    # a compound's changed part is named with its whole word
+    assert _word_cause("a pre-trained model of text", "a post-trained model of text", 90.0) == (
+        "word-changed", "'post-trained' in the document, 'pre-trained' in the quote")
+    # only a hyphen differs: punctuation, not a word
+    assert _word_cause("a cost benefit costbenefit view", "a cost benefit cost-benefit view", 95.0)[0] == "punctuation-differs"
