@@ -165,6 +165,9 @@ class Locator:
     _SPACED = False
     """This locator searches the document with a space at each word gap (see
     :meth:`_spaced_locator`)."""
+    _MARKERS_AS_EXTRACTED = False
+    """This locator searches the document with its raised markers as the text layer has
+    them (see :meth:`_markers_locator`)."""
 
     def __init__(
         self,
@@ -187,8 +190,12 @@ class Locator:
             self.chunks: tuple[Chunk, ...] = tuple(chunks) if chunks is not None else make_chunks(document.text, self.chunking)
             self._group_size = self.chunking.group_size
             # a document opened through an extraction cache keeps its prepared text and index there
-            cached = prepared_cache.load(document, rules) if not self._SPACED else None
-            self.norm = prepare(document, rules, word_gaps=self._SPACED) if cached is None else cached
+            # the rules the text is prepared with: the caller's, or without the markers
+            # rule for the search of markers as extracted (the verdicts keep the caller's)
+            prepared = rules.replace(markers=False) if self._MARKERS_AS_EXTRACTED else rules
+            own = not (self._SPACED or self._MARKERS_AS_EXTRACTED)  # kept in an extraction cache
+            cached = prepared_cache.load(document, rules) if own else None
+            self.norm = prepare(document, prepared, word_gaps=self._SPACED) if cached is None else cached
             self._text = self.norm.text
             (self._starts, self._ends), self._original = self.norm.offsets, document.text
             self._both = rules.hyphenation == "both"
@@ -198,11 +205,12 @@ class Locator:
             else:
                 self._skel, self._skel_map = self._text, None
             self._index = kgram_index(self._skel)
-            if cached is None and not self._SPACED:
+            if cached is None and own:
                 prepared_cache.store(document, rules, self.norm)
             _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
             self._jumps = self.norm.jumps
-            self._markers = self._marker_gaps() if rules.markers else {}
+            self._markers = self._marker_gaps() if prepared.markers else {}
+            self._as_extracted: Locator | None = None  # with the markers as extracted, built on first need
             glyphs = document.glyphs if rules.unicode != "off" else ()
             self._glyph_chars = frozenset(document.text[o] for o, _ in glyphs)
             self._extracted: Locator | bool | None = None  # False: its map differs from this one's
@@ -237,6 +245,11 @@ class Locator:
         ``scope`` is ``chunk``, ``group`` or ``document``; by default ``group`` when
         ``cited_chunk`` is given, else ``document``.
         """
+        return self._locate(quote, cited_chunk, scope, reject=True)  # type: ignore[return-value]
+
+    def _locate(self, quote: str, cited_chunk: int | None, scope: str | None, *, reject: bool) -> Verdict | None:
+        """:meth:`locate`; with ``reject`` False, None where it would reject a quote
+        not found (no diagnosis is made)."""
         if not isinstance(quote, str):
             raise ConfigError(f"quote: expected a string, got {type(quote).__name__}")
         if scope is None:
@@ -285,16 +298,25 @@ class Locator:
             # a running header, page number or margin stamp is text of the paper too: the
             # rules take it out of the body's flow, so a quote of it is looked for in it
             occurrences = self._find_in_furniture(q)
+        if not occurrences and self._markers:
+            # a quote that copies raised markers as the text layer has them, glued to
+            # the next word or beside another rule's reading ("habits.2 4In the past",
+            # "WHO,33 ... 80e120 g/l"): the text with its markers as extracted
+            verdict = self._markers_locator()._locate(quote, cited_chunk, scope, reject=False)
+            if verdict is not None:
+                return verdict
         if not occurrences:
             spaced = self._spaced_locator()
             if spaced is None:
-                return self._reject(q, quote, scope, cited_chunk)
+                return self._reject(q, quote, scope, cited_chunk) if reject else None
             verdict = spaced.locate(quote, cited_chunk=cited_chunk, scope=scope)
             if verdict.accepted or verdict.status == "outside-material":
                 return verdict
             # rejected both ways: the closer passage explains it (the gaps as spaces
             # show "to improve" against a quote's "to worsen"), unless the text as
             # extracted differs from the quote in spacing alone (it says where)
+            if not reject:
+                return None
             rejected = self._reject(q, quote, scope, cited_chunk)
             ours, theirs = rejected.near_miss, verdict.near_miss
             if theirs is not None and rejected.cause != "spacing-differs" and (
@@ -386,6 +408,7 @@ class Locator:
         other._chunk_ends = [c.end for c in chunks]
         if other._spaced:  # the document with spaces at its word gaps: built again for these chunks
             other._spaced = None
+        other._as_extracted = None  # its verdicts name chunks: built again for these
         return other
 
     # -- internals ------------------------------------------------------------------------
@@ -518,13 +541,24 @@ class Locator:
         nothing is found this way)."""
         if self._extracted is None:
             plain = dataclasses.replace(self.document, glyphs=())
-            other = Locator(plain, self.rules, chunking=self.chunking, chunks=self.chunks)
+            other = type(self)(plain, self.rules, chunking=self.chunking, chunks=self.chunks)
             # the maps may be lists or arrays of machine integers: compare the numbers
             same = list(other._starts) == list(self._starts) and list(other._ends) == list(self._ends)
             self._extracted = other if same else False
         if self._extracted is False:
             return []
         return self._extracted._find(q)
+
+    def _markers_locator(self) -> "Locator":
+        """The locator of this document with its raised markers as the text layer has
+        them (the ``markers`` rule left out of the text, its verdicts this locator's
+        rules and fingerprint), built on first need. A quote found there copies the
+        extraction as it stands; its verdict records ``markers:kept`` when the match
+        holds a marker."""
+        if self._as_extracted is None:
+            self._as_extracted = _MarkersAsExtractedLocator(self.document, self.rules, chunking=self.chunking,
+                                                            chunks=self.chunks)
+        return self._as_extracted
 
     def _spaced_locator(self) -> "Locator | None":
         """The locator of this document with a space at each word gap the page sets and
@@ -955,6 +989,46 @@ def locate(
     """One-off convenience: ``Locator(document, rules).locate(quote, ...)``; build a
     :class:`Locator` once when checking many quotes against one paper."""
     return Locator(document, rules).locate(quote, cited_chunk=cited_chunk, scope=scope)
+
+
+class _MarkersAsExtractedLocator(Locator):
+    """A document searched with its raised markers as the text layer has them (see
+    :meth:`Locator._markers_locator`): not kept in an extraction cache; its word gaps
+    as spaces and its furniture lines are searched by the locator that asked."""
+
+    _MARKERS_AS_EXTRACTED = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        document = self.document
+        spans = (document.word_gap_markers or document.markers) if self.rules.word_gaps else document.markers
+        self._raised = sorted(spans)
+        self._raised_starts = [s for s, _ in self._raised]
+
+    def _spaced_locator(self) -> "Locator | None":
+        return None
+
+    def _find_in_furniture(self, q: str) -> list[_Occurrence]:
+        return []  # the locator that asked has searched the furniture lines
+
+    def _find(self, q: str) -> list[_Occurrence]:
+        # a match that starts or ends inside a marker takes part of it ("controversial.5"
+        # of "controversial.5\u20137"): another citation than the page's, never found here
+        return [o for o in super()._find(q) if not any(self._cuts_marker(x) for x in (o.start, o.end))]
+
+    def _cuts_marker(self, at: int) -> bool:
+        i = bisect_right(self._raised_starts, at) - 1
+        return i >= 0 and self._raised[i][0] < at < self._raised[i][1]
+
+    def _where(self, o: _Occurrence, qflags: int, quote: str):
+        segments = o.segments or ((o.start, o.end),)
+        raised, starts = self._raised, self._raised_starts
+        for a, b in segments:
+            i = bisect_left(starts, a)
+            if i < len(raised) and raised[i][1] <= b:
+                o = o._replace(flags=o.flags | MARKER_KEPT)
+                break
+        return super()._where(o, qflags, quote)
 
 
 class _SpacedLocator(Locator):

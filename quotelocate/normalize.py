@@ -1065,7 +1065,14 @@ def rule_markers(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     (:func:`normalize` maps the document offsets it is given)."""
     if ctx.is_quote:
         return []
-    return [(s, e, "", MARKER_OMITTED) for s, e in ctx.marker_spans if 0 <= s < e <= len(text)]
+    n = len(text)
+    # a marker set between a sentence's punctuation and the next word, glued to both
+    # ("habits.2 4In the past"), stands where the space between them is: it leaves one
+    return [(s, e, " " if 0 < s and e < n and text[s - 1] in _SENTENCE_PUNCT and text[e].isalpha() else "",
+             MARKER_OMITTED) for s, e in ctx.marker_spans if 0 <= s < e <= n]
+
+
+_SENTENCE_PUNCT = ".,;:!?"
 
 
 def _positions_of(state: Normalized | NormalizedArrays, spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:

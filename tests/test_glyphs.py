@@ -189,6 +189,41 @@ def test_a_changed_raised_marker_list_is_rejected(quote):
     assert not v.accepted, v.rules
 
 
+@pytest.mark.parametrize(
+    "quote,page",
+    [
+        # copied from the text layer as it stands: markers glued to the next word, beside
+        # a mis-mapped dash, and on a line whose word spaces the extraction lost
+        ("which are related to dietary habits.2 4In the past\ndecades, the association between Helicobacter pylori", 1),
+        ("diagnosis standard for IDA constituted by WHO,33 we de\ufb01ned\nthose with Hb value of 80e120 g/l", 2),
+        ("in the meta-analysis.25e27 29 31 32 Six RCTs25e32 provided Hb and SF", 3),
+        ("data,oneRCT28providedonlyHbchanges,andoneRCT30provided\nonly SF changes", 3),
+        # the marker left out where it stood between two sentences: the space it took
+        ("which are related to dietary habits. In the past decades", 1),
+    ],
+)
+def test_a_quote_copying_markers_as_extracted_is_accepted(quote, page):
+    v = corpus_locator(PMJ).locate(quote)
+    assert v.accepted and v.page == page, (v.cause, v.reason)
+    assert v.status == "exact" or "markers:kept" in v.rules or "markers:omitted" in v.rules, v.rules
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "which are related to dietary habits.2 5In the past",  # another marker
+        "in the meta-analysis.25e27 29 31 33 Six RCTs",
+        "Six RCTs25e33 provided Hb and SF",
+        "constituted by WHO,34 we de\ufb01ned",
+        "Six RCTs25 provided Hb and SF",  # part of the marker, with the rest left out
+        "has been controversial.5e",  # a match that ends inside a marker
+    ],
+)
+def test_a_changed_marker_copied_as_extracted_is_rejected(quote):
+    v = corpus_locator(PMJ).locate(quote)
+    assert not v.accepted, v.rules
+
+
 def test_marker_keys_keep_the_items_apart():
     assert marker_key("26 27 32") == marker_key("[26, 27, 32]") == marker_key("\u00b2\u2076,\u00b2\u2077,\u00b3\u00b2") == "26,27,32"
     assert marker_key("1\u20133") == marker_key(" [1 - 3]") == "1-3"
