@@ -742,17 +742,21 @@ def _page_records(pdf, name: str, indices: Iterable[int], memory: str, spent: li
                         continue
                     spans_out += (at - offset, size, float(span["origin"][1]))
                     count += 1
-                    if n == 1 and text.isalnum():
+                    if n == 1 and text.isalnum():  # a vulgar fraction is numeric
                         if pi_fonts is None:
                             try:
                                 pi_fonts = _one_glyph_fonts(pdf, page, one_glyph)
                             except Exception as exc:
                                 raise _page_failure(name, number, exc, memory) from None
                         font = span["font"]
-                        if font in pi_fonts:
+                        # a letter of a one-glyph font, or a vulgar fraction set alone
+                        # ("Q\u00bc23.8", where the page prints "Q=23.8"): what the glyph
+                        # draws is measured
+                        if font in pi_fonts or (text > "\x7f" and _symbol_sign(text)):
                             key = (font, text)
                             if key not in drawn:
-                                drawn[key] = drawn_dash(page, span, _font_buffer(pdf, pi_fonts[font]), rendered)
+                                buffer = _font_buffer(pdf, pi_fonts[font]) if font in pi_fonts else b""
+                                drawn[key] = drawn_dash(page, span, buffer, rendered)
                             if drawn[key]:
                                 glyphs.append([at, drawn[key]])
                                 if line_glyphs is None:
@@ -1098,11 +1102,13 @@ def _ink_extent(pix) -> tuple[int, int, int, int] | None:
 
 
 def drawn_dash(page, span: dict, font_buffer: bytes = b"", rendered: dict | None = None) -> str | None:
-    """The dash a one-character span draws, or None when its glyph is no horizontal bar.
+    """The dash (or equals sign) a one-character span draws, or None when its glyph is
+    no horizontal bar (nor two).
 
     The span's box is rendered and its ink measured: a bar is flat
     (:data:`DASH_MAX_HEIGHT`), wide (:data:`DASH_MIN_WIDTH`) and clear of the baseline;
-    its width picks hyphen, en dash or em dash. Ink of a neighbour reaching into the box
+    its width picks hyphen, en dash or em dash. Two such bars of one length, one above
+    the other (:data:`EQUALS_MAX_HEIGHT`), are "=". Ink of a neighbour reaching into the box
     makes the glyph look taller, so it is then left as mapped. With the font's
     embedded program (``font_buffer``) the glyph is rendered alone instead.
     ``rendered``: the page's display list kept between calls (see :func:`_blank_under`)."""
@@ -1132,9 +1138,50 @@ def drawn_dash(page, span: dict, font_buffer: bytes = b"", rendered: dict | None
     ink_height = (last_row - top + 1) / scale / size
     ink_width = (right - left + 1) / scale / size
     bottom = rect.y0 + (last_row + 1) / scale
-    if ink_height > DASH_MAX_HEIGHT or ink_width < DASH_MIN_WIDTH or baseline - bottom < 0.1 * size:
+    if ink_width < DASH_MIN_WIDTH or baseline - bottom < 0.1 * size:
         return None
-    return next(dash for limit, dash in _DASH_WIDTHS if ink_width < limit)
+    if ink_height <= DASH_MAX_HEIGHT:
+        return next(dash for limit, dash in _DASH_WIDTHS if ink_width < limit)
+    bars = _ink_bars(pix, top, last_row)
+    if len(bars) == 2 and ink_height <= EQUALS_MAX_HEIGHT:
+        (t0, b0, l0, r0), (t1, b1, l1, r1) = bars
+        flat = max(b0 - t0, b1 - t1) + 1 <= DASH_MAX_HEIGHT * size * scale
+        even = max(abs(l0 - l1), abs(r0 - r1)) <= 0.1 * (right - left + 1)
+        if flat and even:
+            return "="  # two flat bars of one length, one above the other
+    return None
+
+
+def _symbol_sign(ch: str) -> bool:
+    """A vulgar fraction (``\u00bc``): a sign running text rarely sets alone, and the code a
+    font with a broken character map gives its "=" (BMJ: ``Q\u00bc23.8`` where the page
+    prints "Q=23.8")."""
+    return unicodedata.category(ch) == "No" and "FRACTION" in unicodedata.name(ch, "")
+
+
+EQUALS_MAX_HEIGHT = 0.4
+"""Two flat bars of one length within this share of the font size, one above the other,
+clear of the baseline, are an equals sign (BMJ's pi font draws "=" for the code of "\u00bc")."""
+
+
+def _ink_bars(pix, top: int, bottom: int) -> list[tuple[int, int, int, int]]:
+    """The runs of rows holding ink between ``top`` and ``bottom`` of a grey pixmap, each
+    as (first row, last row, first column, last column)."""
+    width = pix.width
+    mask = pix.samples.translate(_INK_MASK)
+    bars: list[list[int]] = []
+    for y in range(top, bottom + 1):
+        row = mask[y * width : (y + 1) * width]
+        a = row.find(1)
+        if a < 0:
+            continue
+        b = row.rfind(1)
+        if bars and bars[-1][1] == y - 1:
+            bar = bars[-1]
+            bar[1], bar[2], bar[3] = y, min(bar[2], a), max(bar[3], b)
+        else:
+            bars.append([y, y, a, b])
+    return [tuple(bar) for bar in bars]  # type: ignore[misc]
 
 
 MARKER_SIZE_RATIO = 0.85
@@ -1442,6 +1489,7 @@ def pages_cache_key(data: bytes) -> dict:
         "extractor_version": pymupdf.VersionBind,
         "flags": EXTRACT_FLAGS,
         "glyph_geometry": GLYPH_GEOMETRY,
+        "drawn_glyphs": "-\u2013\u2014=",  # what a mis-mapped glyph may be read as
         "records": 4,  # page records: flat line and span numbers, a font table, the mis-mapped glyphs, word gaps
     }
 

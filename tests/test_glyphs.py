@@ -104,14 +104,61 @@ def test_without_unicode_folding_the_text_layer_is_taken_as_it_is(pi):
     assert not loc.locate("Patients with values of 80\u2013120 g/l were treated").accepted
 
 
+EQUALS = "60 180 m 690 180 l 690 230 l 60 230 l f 60 330 m 690 330 l 690 380 l 60 380 l f"  # two bars
+UNEVEN = "60 180 m 690 180 l 690 230 l 60 230 l f 60 330 m 300 330 l 300 380 l 60 380 l f"  # one short
+
+
+def _fraction_pdf() -> Document:
+    """One line of 10 pt Helvetica with glyphs of a two-glyph Type 3 font (so no pi
+    font) whose character map says vulgar fractions: code 188 ("\u00bc") draws two even
+    bars, code 189 ("\u00bd") a long bar over a short one."""
+    pdf = pymupdf.open()
+    page = pdf.new_page(width=400, height=200)
+    page.insert_text((30, 40), "Body", fontname="helv", fontsize=10)
+    resources = int(pdf.xref_get_key(page.xref, "Resources")[1].split()[0])
+    kind, value = pdf.xref_get_key(resources, "Font")
+    font_dict, prefix = (int(value.split()[0]), "") if kind == "xref" else (resources, "Font/")
+    procs = []
+    for path in (EQUALS, UNEVEN):
+        proc = pdf.get_new_xref()
+        pdf.update_object(proc, "<<>>")
+        pdf.update_stream(proc, f"1000 0 0 -200 1000 750 d1 {path}".encode())
+        procs.append(proc)
+    font = pdf.get_new_xref()
+    pdf.update_object(font, "<</Type/Font/Subtype/Type3/Name/Fr/BaseFont/Fr/FontBBox[0 -200 1000 750]"
+                            "/FontMatrix[0.001 0 0 0.001 0 0]"
+                            f"/CharProcs<</onequarter {procs[0]} 0 R/onehalf {procs[1]} 0 R>>"
+                            "/Encoding<</Type/Encoding/Differences[188/onequarter/onehalf]>>"
+                            "/FirstChar 188/LastChar 189/Widths[1000 1000]/Resources<<>>>>")
+    pdf.xref_set_key(font_dict, prefix + "Fr", f"{font} 0 R")
+    ops = "BT 1 0 0 1 30 80 Tm /helv 10 Tf (The test gave Q) Tj /Fr 10 Tf (\\274) Tj /helv 10 Tf (23.8 and R) Tj " \
+          "/Fr 10 Tf (\\275) Tj /helv 10 Tf (4 in all runs) Tj ET"
+    contents = page.get_contents()[0]
+    pdf.update_stream(contents, pdf.xref_stream(contents) + b"\n" + ops.encode())
+    return Document.from_pdf_bytes(pdf.tobytes(), name="fraction.pdf", isolate=False)
+
+
+def test_a_vulgar_fraction_that_draws_two_even_bars_is_read_as_equals():
+    doc = _fraction_pdf()
+    assert "Q\u00bc23.8 and R\u00bd4" in doc.text  # the text layer keeps the mapped codes
+    assert [(doc.text[o], c) for o, c in doc.glyphs] == [("\u00bc", "=")]  # not the uneven bars
+    loc = Locator(doc, REC)
+    for quote in ("The test gave Q=23.8 and", "The test gave Q = 23.8 and", "The test gave Q\u00bc23.8 and"):
+        assert loc.locate(quote).accepted, quote
+    for quote in ("The test gave Q=23.9 and", "The test gave Q-23.8 and", "The test gave Q<23.8 and",
+                  "and R=4 in all runs"):
+        assert not loc.locate(quote).accepted, quote
+
+
 # ---------------------------------------------------------------------------------------
 # Real papers
 
 
 def test_the_bmj_dashes_are_found_and_no_other_paper_gets_a_correction():
     pmj = corpus_document(PMJ)
-    assert len(pmj.glyphs) >= 50 and {c for _, c in pmj.glyphs} == {"\u2013"}
-    assert all(pmj.text[o] == "e" for o, _ in pmj.glyphs)
+    assert len(pmj.glyphs) >= 60 and {c for _, c in pmj.glyphs} == {"\u2013", "="}
+    # a pi-font "e" draws a dash; a vulgar fraction of a font with a broken map, "="
+    assert all(pmj.text[o] == ("e" if c == "\u2013" else "\u00bc") for o, c in pmj.glyphs)
     for name in CORPUS:
         if name != PMJ:
             assert corpus_document(name).glyphs == (), name
@@ -134,6 +181,32 @@ def test_the_bmj_dashes_are_found_and_no_other_paper_gets_a_correction():
 def test_bmj_dash_ranges_and_markers(quote, page):
     v = corpus_locator(PMJ).locate(quote)
     assert v.accepted and v.page == page, (v.cause, v.reason)
+
+
+@pytest.mark.parametrize(
+    "quote,page",
+    [
+        ("The results show that most of the heterogeneity was caused by the study of Sarker et al (Q=23.8) in Hb "
+         "changes, and Huang et al (Q=55.32) in SF changes.", 5),
+        ("which was lower than the result for adults of 15.08 mg/l (95% CI 11.49 to 18.67 mg/l, p = 0.04)", 4),
+        ("The bias coefficient of the SF studies was 1.32 (p=0.586)", 5),
+    ],
+)
+def test_bmj_equals_signs(quote, page):
+    v = corpus_locator(PMJ).locate(quote)
+    assert v.accepted and v.page == page, (v.cause, v.reason)
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "caused by the study of Sarker et al (Q=28.3) in Hb changes",
+        "The bias coefficient of the SF studies was 1.32 (p<0.586)",
+        "The bias coefficient of the SF studies was 1.32 (p=0.568)",
+    ],
+)
+def test_bmj_equals_sign_fabrications_are_rejected(quote):
+    assert not corpus_locator(PMJ).locate(quote).accepted
 
 
 @pytest.mark.parametrize(
