@@ -163,7 +163,7 @@ def parse(markup: str, gaps: bool = False) -> tuple[str, str, list[tuple[int, st
         else:
             pattern.append(f"({re.escape(m.group(6))})")
             quote.append(m.group(7))
-            groups.append((g, "dash"))
+            groups.append((g, "equals" if m.group(7) == "=" else "dash"))
         at = m.end()
     quote.append(markup[at:])
     pattern.append(literal_pattern(markup[at:], gaps))

@@ -34,6 +34,8 @@ labelled page, and the quote is a *reading* of the anchor that differs from it o
     footnote that continues in the next column). A left-out span reads as nothing.
   - ``spans`` of kind ``dash``: one character the extraction wrote for a printed dash
     (the letter ``e`` in one paper's encoding); the quote has any dash there.
+  - ``spans`` of kind ``equals``: one character the extraction wrote for a printed
+    equals sign (``\u00bc`` in the same paper); the quote has ``=`` there.
   - ``spans`` of kind ``drop-cap``: a drop-cap capital, the line break after it and the
     rest of its word in capitals (``I⏎N``); the quote has the word with the capital and
     the rest in any case ("In").
@@ -60,7 +62,8 @@ quote may use), so a fabrication that is a reading under any combination is repo
 in a set with word-gap readings, also in that text with a space at every word gap.
 
 Tags must agree with the allowances: a marker span needs ``glued-marker``, a float
-span ``float``, a dash span ``dash-glyph``, a reading its tag of the same name.
+span ``float``, a dash span ``dash-glyph``, an equals span ``equals-glyph``, a reading
+its tag of the same name.
 """
 
 from __future__ import annotations
@@ -91,7 +94,8 @@ SPACING = {
     "\u02ca": "\u0301", "\u02cb": "\u0300", "\u02db": "\u0328",
 }
 SKIP_KINDS = {"float", "furniture", "footnote", "marker", "body"}
-KIND_TAG = {"marker": "glued-marker", "float": "float", "dash": "dash-glyph", "drop-cap": "drop-cap"}
+KIND_TAG = {"marker": "glued-marker", "float": "float", "dash": "dash-glyph", "equals": "equals-glyph",
+            "drop-cap": "drop-cap"}
 DROP_OPEN, DROP_CLOSE = "\x04", "\x05"  # a drop-cap span in the anchor
 DASH_SLOT = "\x02"  # a dash span in the anchor: any dash in the quote
 GAP_SLOT = "\x06"  # a word gap in the anchor: a space in the quote, or none
@@ -289,6 +293,8 @@ def apply_spans(text: str, start: int, end: int, spans: list[dict], gaps: set[in
         out.append(_with_gaps(text, at, sp["start"], gaps))
         if sp["kind"] == "dash":
             out.append(DASH_SLOT)
+        elif sp["kind"] == "equals":
+            out.append("=")
         elif sp["kind"] == "drop-cap":
             out.append(DROP_OPEN + "".join(text[sp["start"] : sp["end"]].split()) + DROP_CLOSE)
         at = sp["end"]
@@ -320,8 +326,8 @@ def check_faithful(q: dict, text: str, gaps: set[int] = frozenset()) -> list[str
         tag = KIND_TAG.get(sp["kind"])
         if tag and tag not in tags:
             problems.append(f"{qid}: a {sp['kind']} span needs the tag {tag!r}")
-        if sp["kind"] == "dash" and (sp["end"] - sp["start"] != 1 or text[sp["start"]].isspace()):
-            problems.append(f"{qid}: a dash span is one non-space character")
+        if sp["kind"] in ("dash", "equals") and (sp["end"] - sp["start"] != 1 or text[sp["start"]].isspace()):
+            problems.append(f"{qid}: a {sp['kind']} span is one non-space character")
         if sp["kind"] == "drop-cap" and not re.fullmatch(r"[A-Z]\s*\n\s*[A-Z]+", text[sp["start"] : sp["end"]]):
             problems.append(f"{qid}: a drop-cap span is a capital, a line break and the capitals that follow it")
         if sp["kind"] == "marker" and not re.fullmatch(MARKER, text[sp["start"] : sp["end"]]):
@@ -375,6 +381,8 @@ def paper_reading(text: str, faithful: list[dict], gaps: set[int] = frozenset())
         body.append(_spaced(text, at, s, gaps))
         if kind == "dash":
             body.append(DASH_SLOT)
+        elif kind == "equals":
+            body.append("=")
         elif kind == "suspended":
             body.append(" ")
         elif kind == "drop-cap":

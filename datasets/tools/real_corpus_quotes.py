@@ -270,6 +270,16 @@ PAPERS["pmj2010_iron_deficiency_hpylori"] = dict(
           "RCT{^30} provided only SF changes;", "word-gap", "glued-marker", "linebreak", readings=("word-gap",),
           note="The second line is extracted without word spaces, and its citation markers 28 and 30 run into the "
                "next word."),
+        F("pmj-f36", 4, "Diversiform means was utilised to test the steadiness of the {|float}{|furniture@Postgrad} "
+          "results we reached. The results show that most of the heterogeneity was caused by the study of Sarker "
+          "et al{^32} (Q{\u00bc==}23.8) in Hb changes, and Huang et al{^26} (Q{\u00bc==}55.32) in SF changes.",
+          "equals-glyph", "glued-marker", "hyphen-drop", "linebreak", "page-break", "float", "caption",
+          "running-header", "page-number",
+          note="The page prints Q=23.8 and Q=55.32; the font maps the equals sign to the character 1/4. The caption "
+               "of Figure 3, the footer and the header come between the first sentence's halves."),
+        F("pmj-f37", 5, "The bias coefficient of the SF studies was 1.32 (p{\u00bc==}0.586), which showed a lack of "
+          "publication bias.", "equals-glyph", "ligature", "linebreak",
+          note="The page prints p=0.586; the font maps the equals sign to the character 1/4."),
     ],
     fabricated=[
         X("pmj-x01", edit("pmj-f20", "was 12.88 g/l", "was 12.38 g/l"), "number"),
@@ -300,6 +310,9 @@ PAPERS["pmj2010_iron_deficiency_hpylori"] = dict(
           "word-swap", note="On the line set without word spaces."),
         X("pmj-x19", edit("pmj-f34", "has not been clearly demonstrated", "has been clearly demonstrated"),
           "negation"),
+        X("pmj-x20", edit("pmj-f36", "(Q=23.8)", "(Q=28.3)"), "number"),
+        X("pmj-x21", edit("pmj-f37", "(p=0.586)", "(p<0.586)"), "punctuation",
+          note="Another relation than the printed equals sign."),
     ],
 )
 

@@ -97,7 +97,7 @@ FAITHFUL_TAGS = (
     "page-break", "chunk-boundary", "neighbour-chunk", "smart-quote", "nfkc",
     "float-interleave", "footnote", "caption", "running-header", "margin-stamp",
     "two-column", "table", "column-break", "float", "spacing-accent", "glued-marker",
-    "math-spacing", "suspended-hyphen", "drop-cap", "soft-hyphen", "dash-glyph",
+    "math-spacing", "suspended-hyphen", "drop-cap", "soft-hyphen", "dash-glyph", "equals-glyph",
     "rotated-page", "word-gap",
 )  # fmt: skip
 """Artifact classes a faithful quote can exercise (``plain`` when there is none)."""
@@ -132,9 +132,9 @@ _SPAN_KEYS = {"start", "end", "kind"}
 SKIP_KINDS = ("float", "furniture", "footnote", "marker", "body")
 """Kinds of document text a faithful quote leaves out (:attr:`Allowance.spans`); ``body``
 is main text a footnote or caption quote skips where the note continues in the next column."""
-SPAN_KINDS = SKIP_KINDS + ("dash", "drop-cap")
+SPAN_KINDS = SKIP_KINDS + ("dash", "equals", "drop-cap")
 """Every span kind: the skipped ones, ``dash`` (a dash the extraction wrote as another
-character) and ``drop-cap`` (a drop-cap letter, the line break after it and the rest of
+character), ``equals`` (an equals sign the extraction wrote as another character) and ``drop-cap`` (a drop-cap letter, the line break after it and the rest of
 its word, set in capitals: ``I⏎N`` read as "In")."""
 READINGS = ("spacing-accent", "suspended-hyphen", "math-spacing", "word-gap")
 """Readings a faithful quote may rely on anywhere in its anchor (:attr:`Allowance.readings`)."""
