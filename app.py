@@ -79,6 +79,7 @@ BOOL_RULES = {
     "suspended_hyphens": "Suspended hyphens (pre- and post-)",
     "math_spacing": "Ignore spaces next to math symbols",
     "word_gaps": "Word gaps the text lost may be spaces",
+    "slash_spacing": "Ignore a space after a slash (URLs, paths)",
 }
 
 

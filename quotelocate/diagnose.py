@@ -586,6 +586,8 @@ class Diagnoser:
         cause, detail = probe
         if cause == "punctuation-differs" and detail == _PUNCT_DETAIL:
             detail = _first_difference(passage, e) or detail
+            if not self.locator.rules.slash_spacing and _space_after_slash(passage, e):
+                detail += "; a space after a slash (a URL or path broken at a line end): the slash_spacing rule ignores it"
         if e is not q:
             detail = f"{detail} (excerpt from character {qa} of the {len(q)}-character quote)"
         start, end = self.locator.norm.span(a, b)
@@ -747,6 +749,16 @@ def _show(text: str) -> str:
     odd = [c for c in dict.fromkeys(text) if not c.isascii() and not c.isalnum()]
     names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in odd)
     return f"'{text}' ({names})" if names else f"'{text}'"
+
+
+def _space_after_slash(passage: str, quote: str) -> bool:
+    """Is the first difference a space of the passage, right after a slash, that the
+    quote leaves out?"""
+    for op in Levenshtein.opcodes(passage, quote):
+        if op.tag != "equal":
+            return (op.tag == "delete" and passage[op.src_start : op.src_end] == " " and op.src_start > 0
+                    and passage[op.src_start - 1] == "/")
+    return False
 
 
 def _first_difference(passage: str, quote: str) -> str:

@@ -37,6 +37,9 @@ Rules, in the order they run:
 ``math_spacing`` a space between a math symbol (Unicode category Sm) and a letter, a
                 digit or another math symbol is removed, on both sides (``x \u2192\u221eas`` and ``x \u2192\u221e as``
                 both read ``x\u2192\u221eas``).
+``slash_spacing`` a space right after a slash between two other characters is removed,
+                on both sides: a URL or path broken after its slash at a line end
+                (``github.com/\ntensorflow``) reads with or without the break's space.
 ``word_gaps``   where the page sets a word gap that the text has no space for
                 (``demonstratedtoimprove``, :attr:`Document.word_gaps`), a quote may
                 have the space or not: the document is searched as extracted, then,
@@ -180,6 +183,11 @@ class Rules:
         glyphs' positions at extraction (:attr:`~quotelocate.document.Document.word_gaps`),
         may be matched by a space in the quote or by none. Words, letters and every
         other space are compared as ever.
+    slash_spacing: bool = False
+        A space right after a slash between two other characters is ignored on both
+        sides: a line that ends in a URL's or a path's slash (``github.com/`` then
+        ``tensorflow/tensor2tensor``) has no space there for a writer, while the text
+        has the line break's. Recorded in a verdict as ``whitespace``.
     max_chars: int = 5000
         A quote longer than this many characters, as given, is ``invalid`` (cause
         ``too-long``) before any search; ``0`` means no limit. A model quoting a
@@ -204,6 +212,7 @@ class Rules:
     math_spacing: bool = False
     max_chars: int = 5000
     word_gaps: bool = False
+    slash_spacing: bool = False
 
     def __post_init__(self) -> None:
         if self.unicode not in UNICODE_MODES:
@@ -215,7 +224,7 @@ class Rules:
         if self.ellipsis not in ELLIPSIS_MODES:
             raise ConfigError(f"rules.ellipsis: {self.ellipsis!r} is not one of {', '.join(ELLIPSIS_MODES)}")
         for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries", "accents",
-                     "markers", "suspended_hyphens", "math_spacing", "word_gaps"):
+                     "markers", "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"rules.{name}: expected true or false, got {getattr(self, name)!r}")
         for name in ("min_chars", "min_words", "ellipsis_gap", "max_chars"):
@@ -273,6 +282,8 @@ class Rules:
             out.append("math_spacing")
         if self.word_gaps:
             out.append("word_gaps")
+        if self.slash_spacing:
+            out.append("slash_spacing")
         if self.ellipsis != "verbatim":
             out.append(f"ellipsis={self.ellipsis}")
         return tuple(out)
@@ -290,6 +301,7 @@ _LATER_FIELDS = {
     "suspended_hyphens": False,
     "math_spacing": False,
     "word_gaps": False,
+    "slash_spacing": False,
 }
 """Fields added after semantics version 1, with the defaults that reproduce it."""
 
@@ -311,6 +323,7 @@ PRESETS: dict[str, Rules] = {
         suspended_hyphens=True,
         math_spacing=True,
         word_gaps=True,
+        slash_spacing=True,
     ),
 }
 """Named rule sets. ``recommended`` is the setting the bundled evaluation supports
@@ -1165,6 +1178,22 @@ def rule_math_spacing(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     return [(i, i + 1, "", MATH_SPACE) for i in sorted(spaces)]
 
 
+def rule_slash_spacing(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    """Remove the one space right after a slash that follows a character other than a
+    space and precedes one: a URL or path the line broke after its slash
+    (``github.com/\ntensorflow``, whitespace already made one space) reads as the
+    writer sets it, ``github.com/tensorflow``, on both sides; ``A / B`` keeps its
+    spaces. The edit carries the whitespace flag: it is a space the quote may leave out."""
+    edits: list[Edit] = []
+    n = len(text)
+    at = text.find("/ ")
+    while at >= 0:
+        if at > 0 and not text[at - 1].isspace() and at + 2 < n and not text[at + 2].isspace():
+            edits.append((at + 1, at + 2, "", WHITESPACE))
+        at = text.find("/ ", at + 2)
+    return edits
+
+
 def rule_word_gaps(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     """A space before each character a word gap precedes (``ctx.word_gaps``, already in
     the coordinates of ``text``): the character becomes the space and itself, both
@@ -1404,6 +1433,7 @@ RULES: dict[str, Callable[[str, Rules, Context], list[Edit]]] = {
     "hyphenation": rule_hyphenation,
     "whitespace": rule_whitespace,
     "math_spacing": rule_math_spacing,
+    "slash_spacing": rule_slash_spacing,
 }
 """Rule functions in the order they run, each under its :class:`Rules` field name."""
 
@@ -1484,11 +1514,12 @@ def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
         math = rules.math_spacing and ("=" in quote or "+" in quote or "<" in quote or ">" in quote
                                        or "|" in quote or "~" in quote)
         grave = rules.accents and "`" in quote
-        if not (math or grave):
+        slash = rules.slash_spacing and "/ " in quote
+        if not (math or grave or slash):
             return quote, 0
-        # only these two rules change clean ASCII: run just them, in their order
+        # only these three rules change clean ASCII: run just them, in their order
         text, used = quote, 0
-        for needed, fn in ((grave, rule_accents), (math, rule_math_spacing)):
+        for needed, fn in ((grave, rule_accents), (math, rule_math_spacing), (slash, rule_slash_spacing)):
             if needed:
                 edits = fn(text, rules, _QUOTE_CTX)
                 if edits:

@@ -88,6 +88,7 @@ RULE_FIELDS = {
     "math_spacing": st.booleans(),
     "max_chars": st.sampled_from((0, 40, 5000)),
     "word_gaps": st.booleans(),
+    "slash_spacing": st.booleans(),
 }
 RULES = st.builds(Rules, **RULE_FIELDS)
 """Every combination of every :class:`Rules` field (``layout`` is inert on text

@@ -252,3 +252,50 @@ def test_cross_flow_cause(v7):
 
 def test_new_causes_are_listed():
     assert {"marker-glued", "accent-split", "cross-flow"} <= set(CAUSES)
+
+
+# ---------------------------------------------------------------------------------------
+# A URL or path broken after its slash at a line end
+
+
+def test_slash_spacing_removes_only_a_space_right_after_a_slash_inside_a_token():
+    from quotelocate.normalize import normalize_text
+
+    on, off = REC, REC.replace(slash_spacing=False)
+    assert normalize_text("see https://github.com/\ntensorflow/tensor2tensor", on) == "see https://github.com/tensorflow/tensor2tensor"
+    assert normalize_text("see https://github.com/\ntensorflow/tensor2tensor", off) == "see https://github.com/ tensorflow/tensor2tensor"
+    for kept in ("either A / B here", "an input/output pair", "/ at the start", "ends with a slash /"):
+        assert normalize_text(kept, on) == kept
+
+
+@pytest.mark.parametrize(
+    "paper,quote,page",
+    [
+        ("1706.03762v7.pdf", "The code we used to train and evaluate our models is available at "
+                             "https://github.com/tensorflow/tensor2tensor.", 10),
+        ("1706.03762v7.pdf", "The code we used to train and evaluate our models is available at "
+                             "https://github.com/ tensorflow/tensor2tensor.", 10),  # the break's space kept
+        ("acl2020_specter.pdf", "model released by the authors: https://github.com/UKPLab/sentence-transformers", 13),
+        ("natneuro2011_ephaptic_coupling.pdf", "Reprints and permissions information is available online at "
+                                               "http://www.nature.com/reprintsandpermissions/.", 6),
+    ],
+)
+def test_a_url_broken_after_its_slash_reads_as_written(paper, quote, page, v7):
+    doc = v7 if paper == "1706.03762v7.pdf" else corpus_document(paper)
+    v = Locator(doc, REC).locate(quote)
+    assert v.accepted and v.page == page, (v.cause, v.reason)
+    if " tensorflow" not in quote:
+        off = Locator(doc, REC.replace(slash_spacing=False)).locate(quote)
+        assert not off.accepted and off.cause == "punctuation-differs" and "slash_spacing" in off.reason, off.reason
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "is available at https://github.com/tensorflow/tensor3tensor.",  # another path
+        "is available at https://github.com/tensorflowtensor2tensor.",  # the slash left out
+        "is available at https://gitlab.com/tensorflow/tensor2tensor.",
+    ],
+)
+def test_a_changed_url_is_rejected(quote, v7):
+    assert not Locator(v7, REC).locate(quote).accepted

@@ -71,6 +71,7 @@ _BOOL_RULES = {
     "suspended_hyphens": "read 'pre-<line break>and post-' as 'pre- and post-' (with --hyphenation)",
     "math_spacing": "ignore a space between a math symbol and a letter or digit",
     "word_gaps": "a word gap the page sets but the text has no space for may be a space in the quote, or none",
+    "slash_spacing": "ignore a space right after a slash (a URL or path broken at a line end)",
 }
 
 
