@@ -147,6 +147,11 @@ two units are the same word when they differ only in its hyphens (``refrac-tory`
 the text's reading of a line-end hyphen under ``hyphenation=both``, and the quote's
 ``refractory``): a rejection then names the word that really differs."""
 _UNIT_HYPHENS = str.maketrans("", "", "-\u2010")
+
+
+def _unit_keys(units: list[str]) -> list[str]:
+    """The units compared: a compound without its hyphens (most units hold none)."""
+    return [u.translate(_UNIT_HYPHENS) if len(u) > 1 and ("-" in u or "\u2010" in u) else u for u in units]
 # One character class repeated, not "(?:\d{1,3}|...)+": the same strings, but a run of
 # n digits splits into 1-3 digit items in exponentially many ways, each tried when what
 # follows the run is no marker's end ("sha000...0x"), which hung a diagnosis.
@@ -709,8 +714,7 @@ def _word_cause(q: str, passage: str, similarity: float) -> tuple[str, str]:
     if similarity < MIN_SIMILARITY:
         return "not-in-document", f"no passage is close (best {similarity:.0f}% similar)"
     qw, pw = _UNITS.findall(q), _UNITS.findall(passage)
-    matcher = difflib.SequenceMatcher(None, [w.translate(_UNIT_HYPHENS) for w in pw],
-                                      [w.translate(_UNIT_HYPHENS) for w in qw], autojunk=False)
+    matcher = difflib.SequenceMatcher(None, _unit_keys(pw), _unit_keys(qw), autojunk=False)
     shared = sum(size for _, _, size in matcher.get_matching_blocks())
     if qw and shared / len(qw) < MIN_SHARED_WORDS:
         return "not-in-document", f"no passage has these words (the closest shares {shared} of {len(qw)})"

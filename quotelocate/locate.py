@@ -210,6 +210,11 @@ class Locator:
             _ = self.norm.optional_positions  # build the lazy list now, not on a hot path
             self._jumps = self.norm.jumps
             self._markers = self._marker_gaps() if prepared.markers else {}
+            # what the markers read as extracted: a quote holding none of them is found with
+            # its markers as extracted only where it is found here, so it is not searched there
+            self._marker_texts = frozenset(
+                document.text[s:e] for s, e in ((document.word_gap_markers or document.markers) if rules.word_gaps
+                                                else document.markers)) if self._markers else frozenset()
             self._as_extracted: Locator | None = None  # with the markers as extracted, built on first need
             glyphs = document.glyphs if rules.unicode != "off" else ()
             self._glyph_chars = frozenset(document.text[o] for o, _ in glyphs)
@@ -283,13 +288,16 @@ class Locator:
                 found = self._find(other[0])
                 if found:
                     (q, qflags), occurrences = other, found
-        if not occurrences and self._markers and _QUOTE_MARKER.search(q):
-            occurrences = self._find_marked(q, _QUOTE_MARKER)
-        if not occurrences and self._markers and _QUOTE_MARKER_LIST.search(q):
+        if not occurrences and self._markers:
+            tight = [m.span() for m in _QUOTE_MARKER.finditer(q)]
+            if tight:
+                occurrences = self._find_marked(q, _QUOTE_MARKER)
             # a list of markers written with spaces between its items, as a page sets
             # them ("RCTs26 27 32"): tried only after the tighter reading, which keeps
-            # "models3 4 layers" a marker and a number
-            occurrences = self._find_marked(q, _QUOTE_MARKER_LIST)
+            # "models3 4 layers" a marker and a number, and only when it reads other pieces
+            if not occurrences and _QUOTE_MARKER_LIST.search(q) and [
+                    m.span() for m in _QUOTE_MARKER_LIST.finditer(q)] != tight:
+                occurrences = self._find_marked(q, _QUOTE_MARKER_LIST)
         if not occurrences and self._glyph_chars and not self._glyph_chars.isdisjoint(q):
             occurrences = self._find_as_extracted(q)
         if not occurrences and self.rules.ellipsis == "fragments" and _ELLIPSIS_RE.search(q):
@@ -298,7 +306,7 @@ class Locator:
             # a running header, page number or margin stamp is text of the paper too: the
             # rules take it out of the body's flow, so a quote of it is looked for in it
             occurrences = self._find_in_furniture(q)
-        if not occurrences and self._markers:
+        if not occurrences and self._markers and any(m in quote or m in q for m in self._marker_texts):
             # a quote that copies raised markers as the text layer has them, glued to
             # the next word or beside another rule's reading ("habits.2 4In the past",
             # "WHO,33 ... 80e120 g/l"): the text with its markers as extracted
