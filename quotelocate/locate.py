@@ -59,7 +59,7 @@ from .normalize import (
     suspended_quote_reading,
     word_count,
 )
-from .prepare import prepare
+from .prepare import marker_spans, prepare
 
 Status = Literal["exact", "normalized", "group-fallback", "outside-material", "not-found", "invalid"]
 """What became of a quote; the first three are acceptances."""
@@ -213,8 +213,7 @@ class Locator:
             # what the markers read as extracted: a quote holding none of them is found with
             # its markers as extracted only where it is found here, so it is not searched there
             self._marker_texts = frozenset(
-                document.text[s:e] for s, e in ((document.word_gap_markers or document.markers) if rules.word_gaps
-                                                else document.markers)) if self._markers else frozenset()
+                document.text[s:e] for s, e in marker_spans(document, rules)) if self._markers else frozenset()
             self._as_extracted: Locator | None = None  # with the markers as extracted, built on first need
             glyphs = document.glyphs if rules.unicode != "off" else ()
             self._glyph_chars = frozenset(document.text[o] for o, _ in glyphs)
@@ -295,8 +294,7 @@ class Locator:
             # a list of markers written with spaces between its items, as a page sets
             # them ("RCTs26 27 32"): tried only after the tighter reading, which keeps
             # "models3 4 layers" a marker and a number, and only when it reads other pieces
-            if not occurrences and _QUOTE_MARKER_LIST.search(q) and [
-                    m.span() for m in _QUOTE_MARKER_LIST.finditer(q)] != tight:
+            if not occurrences and [m.span() for m in _QUOTE_MARKER_LIST.finditer(q)] not in ([], tight):
                 occurrences = self._find_marked(q, _QUOTE_MARKER_LIST)
         if not occurrences and self._glyph_chars and not self._glyph_chars.isdisjoint(q):
             occurrences = self._find_as_extracted(q)
@@ -1008,9 +1006,7 @@ class _MarkersAsExtractedLocator(Locator):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        document = self.document
-        spans = (document.word_gap_markers or document.markers) if self.rules.word_gaps else document.markers
-        self._raised = sorted(spans)
+        self._raised = sorted(marker_spans(self.document, self.rules))
         self._raised_starts = [s for s, _ in self._raised]
 
     def _spaced_locator(self) -> "Locator | None":

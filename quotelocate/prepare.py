@@ -50,6 +50,13 @@ def forget(document: Document) -> None:
     _READING_ORDER.pop(document, None)
 
 
+def marker_spans(document: Document, rules: Rules) -> tuple[tuple[int, int], ...]:
+    """The raised markers the ``markers`` rule takes out of ``document.text``: read with
+    the word gaps for spaces when ``rules.word_gaps`` is on (see
+    :attr:`~quotelocate.document.Document.word_gap_markers`)."""
+    return (document.word_gap_markers or document.markers) if rules.word_gaps else document.markers
+
+
 def prepare(document: Document, rules: Rules, *, word_gaps: bool = False) -> Normalized:
     """``document.text`` normalized under ``rules``, with its offset map. ``word_gaps``:
     with a space at each of the document's word gaps (when ``rules.word_gaps`` is on),
@@ -63,8 +70,7 @@ def prepare(document: Document, rules: Rules, *, word_gaps: bool = False) -> Nor
     ctx = Context(
         page_starts=() if base is not None else document.page_starts,
         furniture_spans=furniture_spans,
-        marker_spans=((document.word_gap_markers or document.markers) if rules.word_gaps else document.markers)
-        if rules.markers else (),
+        marker_spans=marker_spans(document, rules) if rules.markers else (),
         glyphs=document.glyphs if rules.unicode != "off" else (),
         word_gaps=document.word_gaps if word_gaps and rules.word_gaps else (),
     )
