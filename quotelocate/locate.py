@@ -929,22 +929,25 @@ class Locator:
 
 
 _MARKER_ITEM = r"(?:\d{1,3}|[*\u2217\u2020\u2021\u00a7\u00b6#$+\u22c6])"
-_MARKER_LIST = rf"{_MARKER_ITEM}(?:[,\u2010\u2013\u2014-]{_MARKER_ITEM})*"
 _SUPERSCRIPTS = "\u00b9\u00b2\u00b3\u2070\u2074-\u2079"
-_QUOTE_MARKER = re.compile(
-    rf"(?<=[^\W\d_]){_MARKER_LIST}(?=[\s,.;:)\]]|$)"  # glued to a word: models3, brain1-3
-    rf"|(?<=[,.;:]){_MARKER_LIST}(?=[\s)\]]|$)"  # after punctuation: text,2 and
-    rf"|(?<=\S)[{_SUPERSCRIPTS}]+(?:[,\u2013\u207b-][{_SUPERSCRIPTS}]+)*"  # superscript digits
-    rf"|\s?\[{_MARKER_LIST}\]"  # in brackets: models [3]
-)
+
+
+def _quote_marker_pattern(separator: str, superscript_separator: str) -> re.Pattern[str]:
+    """Pieces of a quote that may stand for a raised marker of the document, its items
+    joined by ``separator`` (superscript digits by ``superscript_separator``)."""
+    items = rf"{_MARKER_ITEM}(?:{separator}{_MARKER_ITEM})*"
+    return re.compile(
+        rf"(?<=[^\W\d_]){items}(?=[\s,.;:)\]]|$)"  # glued to a word: models3, brain1-3
+        rf"|(?<=[,.;:]){items}(?=[\s)\]]|$)"  # after punctuation: text,2 and
+        rf"|(?<=\S)[{_SUPERSCRIPTS}]+(?:{superscript_separator}[{_SUPERSCRIPTS}]+)*"  # superscript digits
+        rf"|\s?\[{items}\]"  # in brackets: models [3]
+    )
+
+
+_QUOTE_MARKER = _quote_marker_pattern("[,\u2010\u2013\u2014-]", "[,\u2013\u207b-]")
 """Pieces of a quote that may stand for a raised marker of the document."""
-_LIST_SEPARATOR = r"(?:\s?[,\u2010\u2013\u2014-]\s?|\s|(?<=\d)[^\W\d_](?=\d))"
-_SPACED_LIST = rf"{_MARKER_ITEM}(?:{_LIST_SEPARATOR}{_MARKER_ITEM})*"
-_QUOTE_MARKER_LIST = re.compile(
-    rf"(?<=[^\W\d_]){_SPACED_LIST}(?=[\s,.;:)\]]|$)"
-    rf"|(?<=[,.;:]){_SPACED_LIST}(?=[\s)\]]|$)"
-    rf"|(?<=\S)[{_SUPERSCRIPTS}]+(?:(?:\s?[,\u2013\u207b-]\s?|\s)[{_SUPERSCRIPTS}]+)*"
-    rf"|\s?\[{_SPACED_LIST}\]"
+_QUOTE_MARKER_LIST = _quote_marker_pattern(
+    r"(?:\s?[,\u2010\u2013\u2014-]\s?|\s|(?<=\d)[^\W\d_](?=\d))", r"(?:\s?[,\u2013\u207b-]\s?|\s)"
 )
 """Pieces of a quote that may stand for a raised list of markers whose items a space
 separates, or a comma or dash with a space ("RCTs26 27 32", "[26, 27, 32]"), or a letter
