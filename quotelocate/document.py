@@ -1242,6 +1242,10 @@ def raised_markers(spans: Sequence[dict], line_text: str, labels: frozenset[str]
     at = 0
     prev = None
     raised_space = -1  # where a space set raised and small like the marker before it ends
+    # a word is set no larger than the line's largest span: a span above this share of
+    # that is no marker, and is passed before its word is measured (the walk back
+    # through the word's spans was most of the cost, on lines of math set in pieces)
+    most = MARKER_SIZE_RATIO * max([float(span.get("size", 0.0)) for span in spans], default=0.0)
     for i, span in enumerate(spans):
         text = span.get("text", "")
         start = at
@@ -1260,8 +1264,21 @@ def raised_markers(spans: Sequence[dict], line_text: str, labels: frozenset[str]
                 out[-1] = (out[-1][0], start + len(content))
                 prev = ref
                 continue
-        size, ref_size = float(span.get("size", 0.0)), _word_size(spans, i)
-        if not (0 < size <= MARKER_SIZE_RATIO * ref_size):
+        size = float(span.get("size", 0.0))
+        if not 0 < size <= most:
+            continue
+        # what the span holds and where it stands first (a few C calls), then its size
+        # and rise against the word it is glued to
+        content = text.rstrip()
+        if not content or content[0].isspace() or not _MARKER_TEXT.fullmatch(content):
+            continue
+        if not start or line_text[start - 1].isspace() or start in gaps:
+            continue  # not glued
+        after = line_text[start + len(content) : start + len(content) + 1]
+        if after and not after.isspace() and after not in _BEFORE_OK and start + len(content) not in gaps:
+            continue
+        ref_size = _word_size(spans, i)
+        if size > MARKER_SIZE_RATIO * ref_size:
             continue
         try:
             rise = float(ref["origin"][1]) - float(span["origin"][1])
@@ -1269,15 +1286,7 @@ def raised_markers(spans: Sequence[dict], line_text: str, labels: frozenset[str]
             continue
         if rise < MARKER_RISE * ref_size:
             continue
-        content = text.rstrip()
-        if not content or content[0].isspace() or not _MARKER_TEXT.fullmatch(content):
-            continue
         before = line_text[:start]
-        if not before or before[-1].isspace() or start in gaps:
-            continue  # not glued
-        after = line_text[start + len(content) : start + len(content) + 1]
-        if after and not after.isspace() and after not in _BEFORE_OK and start + len(content) not in gaps:
-            continue
         if out and out[-1][1] == start:  # a second marker right after the first ("\u2217,\u2020")
             out[-1] = (out[-1][0], start + len(content))
             prev = ref
