@@ -80,6 +80,7 @@ BOOL_RULES = {
     "math_spacing": "Ignore spaces next to math symbols",
     "word_gaps": "Word gaps the text lost may be spaces",
     "slash_spacing": "Ignore a space after a slash (URLs, paths)",
+    "url_spacing": "Ignore a space inside a URL (broken after a dot)",
 }
 
 

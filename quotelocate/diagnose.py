@@ -30,7 +30,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from .kgrams import K, skeleton, skeleton_with_map
-from .normalize import _apply_text, _is_math, compose_accents, is_word_char
+from .normalize import _apply_text, _is_math, compose_accents, is_word_char, url_breaks
 from . import prepared_cache
 
 if TYPE_CHECKING:
@@ -591,8 +591,11 @@ class Diagnoser:
         cause, detail = probe
         if cause == "punctuation-differs" and detail == _PUNCT_DETAIL:
             detail = _first_difference(passage, e) or detail
-            if not self.locator.rules.slash_spacing and _space_after_slash(passage, e):
+            rules = self.locator.rules
+            if not rules.slash_spacing and _space_after_slash(passage, e):
                 detail += "; a space after a slash (a URL or path broken at a line end): the slash_spacing rule ignores it"
+            elif not rules.url_spacing and _space_in_url(passage, e):
+                detail += "; a space inside a URL (a URL broken at a line end): the url_spacing rule ignores it"
         if e is not q:
             detail = f"{detail} (excerpt from character {qa} of the {len(q)}-character quote)"
         start, end = self.locator.norm.span(a, b)
@@ -762,6 +765,16 @@ def _space_after_slash(passage: str, quote: str) -> bool:
         if op.tag != "equal":
             return (op.tag == "delete" and passage[op.src_start : op.src_end] == " " and op.src_start > 0
                     and passage[op.src_start - 1] == "/")
+    return False
+
+
+def _space_in_url(passage: str, quote: str) -> bool:
+    """Is the first difference a space inside a URL of the passage (:func:`url_breaks`)
+    that the quote leaves out?"""
+    for op in Levenshtein.opcodes(passage, quote):
+        if op.tag != "equal":
+            return (op.tag == "delete" and passage[op.src_start : op.src_end] == " "
+                    and op.src_start in url_breaks(passage))
     return False
 
 

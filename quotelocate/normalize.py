@@ -40,6 +40,10 @@ Rules, in the order they run:
 ``slash_spacing`` a space right after a slash between two other characters is removed,
                 on both sides: a URL or path broken after its slash at a line end
                 (``github.com/\ntensorflow``) reads with or without the break's space.
+``url_spacing`` inside a URL (from its ``scheme://`` or ``www.`` on), a space right
+                after a character a URL is broken after (``. / - _ ? & = # ~ % :``), where
+                the URL goes on in lower case or digits, is removed, on both sides:
+                ``meshhome.\nhtml`` and ``j.\nmeasurement`` read as the URL is written.
 ``word_gaps``   where the page sets a word gap that the text has no space for
                 (``demonstratedtoimprove``, :attr:`Document.word_gaps`), a quote may
                 have the space or not: the document is searched as extracted, then,
@@ -188,6 +192,14 @@ class Rules:
         sides: a line that ends in a URL's or a path's slash (``github.com/`` then
         ``tensorflow/tensor2tensor``) has no space there for a writer, while the text
         has the line break's. Recorded in a verdict as ``whitespace``.
+    url_spacing: bool = False
+        Inside a URL (from its ``scheme://`` or ``www.`` on), a space right after one of
+        ``. - _ ? & = # ~ % :`` and before a lower-case letter or a digit, or right
+        after a slash, is ignored on both sides: a URL or DOI a line broke after a dot
+        (``https://doi.org/10.1016/j.`` then ``measurement.2013.03.018``) has no space
+        for a writer. A capital or a bracket after the space starts the next sentence
+        or reference and ends the URL; outside a URL a space after a dot is a
+        sentence's and is kept. Recorded in a verdict as ``whitespace``.
     max_chars: int = 5000
         A quote longer than this many characters, as given, is ``invalid`` (cause
         ``too-long``) before any search; ``0`` means no limit. A model quoting a
@@ -213,6 +225,7 @@ class Rules:
     max_chars: int = 5000
     word_gaps: bool = False
     slash_spacing: bool = False
+    url_spacing: bool = False
 
     def __post_init__(self) -> None:
         if self.unicode not in UNICODE_MODES:
@@ -224,7 +237,7 @@ class Rules:
         if self.ellipsis not in ELLIPSIS_MODES:
             raise ConfigError(f"rules.ellipsis: {self.ellipsis!r} is not one of {', '.join(ELLIPSIS_MODES)}")
         for name in ("quotes", "whitespace", "invisible", "furniture", "layout", "word_boundaries", "accents",
-                     "markers", "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing"):
+                     "markers", "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing", "url_spacing"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"rules.{name}: expected true or false, got {getattr(self, name)!r}")
         for name in ("min_chars", "min_words", "ellipsis_gap", "max_chars"):
@@ -284,6 +297,8 @@ class Rules:
             out.append("word_gaps")
         if self.slash_spacing:
             out.append("slash_spacing")
+        if self.url_spacing:
+            out.append("url_spacing")
         if self.ellipsis != "verbatim":
             out.append(f"ellipsis={self.ellipsis}")
         return tuple(out)
@@ -302,6 +317,7 @@ _LATER_FIELDS = {
     "math_spacing": False,
     "word_gaps": False,
     "slash_spacing": False,
+    "url_spacing": False,
 }
 """Fields added after semantics version 1, with the defaults that reproduce it."""
 
@@ -324,6 +340,7 @@ PRESETS: dict[str, Rules] = {
         math_spacing=True,
         word_gaps=True,
         slash_spacing=True,
+        url_spacing=True,
     ),
 }
 """Named rule sets. ``recommended`` is the setting the bundled evaluation supports
@@ -1194,6 +1211,61 @@ def rule_slash_spacing(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     return edits
 
 
+_URL_START = re.compile(r"(?<![\w.+-])(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)")
+"""Where a URL starts: a scheme and ``://``, or ``www.``, not inside a longer word."""
+URL_BREAKS = "./-_?&=#~%:"
+"""What a line may break a URL after, the space of the break then being no part of it."""
+_URL_RUN = re.compile(r"\S+")
+
+
+def _url_goes_on(before: str, after: str) -> bool:
+    """Does a URL broken after ``before`` go on with ``after`` beyond the break's space?
+    After a slash, with anything but a space (as :func:`rule_slash_spacing` reads it).
+    After another break character, only with a lower-case letter or a digit: a capital
+    starts the next sentence or reference ("msn.com. Their", "004. URL"), as a
+    bracket or the flows' separator does; a URL goes on in lower case ("j. measurement",
+    "meshhome. html") or in digits ("2018.07. 006")."""
+    if before == "/":
+        return not after.isspace()
+    return after.isdigit() or after.islower()
+
+
+def url_breaks(text: str) -> list[int]:
+    """Offsets of the spaces inside the URLs of ``text``: a URL runs from its start
+    (:data:`_URL_START`) over characters other than whitespace and over each single
+    space that follows one of :data:`URL_BREAKS` where the URL goes on after it
+    (:func:`_url_goes_on`: ``https://doi.org/10.1016/j. measurement.2013.03.018``)."""
+    out: list[int] = []
+    end = 0
+    n = len(text)
+    for m in _URL_START.finditer(text):
+        if m.start() < end:
+            continue  # a URL inside the one before it ("?u=http://...")
+        at = m.end()
+        run = _URL_RUN.match(text, at)
+        if run is None:
+            continue  # "www." alone, a word, not a URL
+        while True:
+            at = run.end() if run else at
+            if at + 1 < n and text[at] == " " and text[at - 1] in URL_BREAKS and _url_goes_on(text[at - 1], text[at + 1]):
+                out.append(at)
+                at += 1
+                run = _URL_RUN.match(text, at)
+                continue
+            break
+        end = at
+    return out
+
+
+def rule_url_spacing(text: str, rules: Rules, ctx: Context) -> list[Edit]:
+    """Remove the spaces inside URLs (:func:`url_breaks`): a URL the line broke after a
+    dot (``meshhome.\nhtml``, whitespace already made one space) reads as written,
+    ``meshhome.html``, on both sides; a space after a dot outside a URL is a sentence's
+    and stays. The edit carries the whitespace flag: it is a space the quote may
+    leave out."""
+    return [(at, at + 1, "", WHITESPACE) for at in url_breaks(text)]
+
+
 def rule_word_gaps(text: str, rules: Rules, ctx: Context) -> list[Edit]:
     """A space before each character a word gap precedes (``ctx.word_gaps``, already in
     the coordinates of ``text``): the character becomes the space and itself, both
@@ -1434,6 +1506,7 @@ RULES: dict[str, Callable[[str, Rules, Context], list[Edit]]] = {
     "whitespace": rule_whitespace,
     "math_spacing": rule_math_spacing,
     "slash_spacing": rule_slash_spacing,
+    "url_spacing": rule_url_spacing,
 }
 """Rule functions in the order they run, each under its :class:`Rules` field name."""
 
@@ -1515,11 +1588,13 @@ def normalize_quote(quote: str, rules: Rules) -> tuple[str, int]:
                                        or "|" in quote or "~" in quote)
         grave = rules.accents and "`" in quote
         slash = rules.slash_spacing and "/ " in quote
-        if not (math or grave or slash):
+        url = rules.url_spacing and " " in quote and ("://" in quote or "www." in quote)
+        if not (math or grave or slash or url):
             return quote, 0
-        # only these three rules change clean ASCII: run just them, in their order
+        # only these four rules change clean ASCII: run just them, in their order
         text, used = quote, 0
-        for needed, fn in ((grave, rule_accents), (math, rule_math_spacing), (slash, rule_slash_spacing)):
+        for needed, fn in ((grave, rule_accents), (math, rule_math_spacing), (slash, rule_slash_spacing),
+                           (url, rule_url_spacing)):
             if needed:
                 edits = fn(text, rules, _QUOTE_CTX)
                 if edits:

@@ -17,7 +17,7 @@ AssertionError: quote not found in <text> (cause: number-changed)
   quote:   'model achieves 28.3 BLEU on the WMT 2014 task'
   closest: page 1, 97% similar: 'model achieves 28.4 BLEU on the WMT 2014 task.'
   diff:    model achieves 28.[-4-]{+3+} BLEU on the WMT 2014 task[-.-]
-  (document side [-...-], quote side {+...+}; rules ql2-8c2453b30faa835d)
+  (document side [-...-], quote side {+...+}; rules ql2-988f35176b3363d2)
 
 The AssertionError carries the verdict too: ``verdict`` (the
 :class:`~quotelocate.locate.Verdict`) and ``record`` (its published schema form,

@@ -89,6 +89,7 @@ RULE_FIELDS = {
     "max_chars": st.sampled_from((0, 40, 5000)),
     "word_gaps": st.booleans(),
     "slash_spacing": st.booleans(),
+    "url_spacing": st.booleans(),
 }
 RULES = st.builds(Rules, **RULE_FIELDS)
 """Every combination of every :class:`Rules` field (``layout`` is inert on text

@@ -227,8 +227,8 @@ def test_rule_toggles():
     changes = dict(rule_toggles(full, pdf=False))
     assert list(changes) == [
         "-furniture", "+markers", "-invisible", "+accents", "-unicode", "-quotes", "-hyphenation",
-        "+suspended_hyphens", "-whitespace", "+math_spacing", "+word_gaps", "+slash_spacing", "-word_boundaries",
-        "+ellipsis=fragments",
+        "+suspended_hyphens", "-whitespace", "+math_spacing", "+word_gaps", "+slash_spacing", "+url_spacing",
+        "-word_boundaries", "+ellipsis=fragments",
     ]  # fmt: skip
     assert changes["+markers"] == full.replace(markers=True)
     assert changes["+ellipsis=fragments"] == full.replace(ellipsis="fragments")
@@ -250,9 +250,11 @@ def test_grid_and_config_resolution():
     assert grid["recommended -whitespace"] == preset("recommended").replace(whitespace=False)
     rec = preset("recommended")
     on = [n for n in ("furniture", "layout", "invisible", "quotes", "whitespace", "word_boundaries", "accents",
-                      "markers", "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing") if getattr(rec, n)]
+                      "markers", "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing", "url_spacing")
+          if getattr(rec, n)]
     on += [n for n in ("unicode", "hyphenation") if getattr(rec, n) != "off"]
-    opt_in = [n for n in ("accents", "markers", "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing")
+    opt_in = [n for n in ("accents", "markers", "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing",
+                          "url_spacing")
               if not getattr(rec, n)]
     assert len(grid) == len(PRESETS) + len(on) + len(opt_in)
     assert all(f"recommended -{n}" in grid for n in on)

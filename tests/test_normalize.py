@@ -89,16 +89,18 @@ OLD_RECOMMENDED = Rules(
     quotes=True, whitespace=True, invisible=True, unicode="nfkc", hyphenation="both", furniture=True, layout=True
 )
 """``recommended`` before the accents, markers, suspended-hyphen, math-spacing and word-gap rules."""
-NEW_RULES = ("accents", "markers", "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing")
+NEW_RULES = ("accents", "markers", "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing", "url_spacing")
 
 
 def test_fingerprint_is_stable_and_distinct():
     # A changed fingerprint means stored verdicts can no longer be audited: change
     # SEMANTICS_VERSION deliberately when rules change behaviour, then update this.
     assert PRESETS["recommended"].fingerprint == OLD_RECOMMENDED.replace(**dict.fromkeys(NEW_RULES, True)).fingerprint
-    assert PRESETS["recommended"].fingerprint == "ql2-8c2453b30faa835d"  # pinned: stored verdicts rely on it
+    assert PRESETS["recommended"].fingerprint == "ql2-988f35176b3363d2"  # pinned: stored verdicts rely on it
     # the preset before slash spacing joined it keeps the fingerprint its verdicts were stored under
-    assert PRESETS["recommended"].replace(slash_spacing=False).fingerprint == "ql2-e375ef8746042149"
+    assert PRESETS["recommended"].replace(slash_spacing=False, url_spacing=False).fingerprint == "ql2-e375ef8746042149"
+    # ... and so does the preset before URL spacing joined it
+    assert PRESETS["recommended"].replace(url_spacing=False).fingerprint == "ql2-8c2453b30faa835d"
     prints = {r.fingerprint for r in PRESETS.values()}
     assert len(prints) == len(PRESETS)
     assert PRESETS["exact"].fingerprint.startswith("ql2-")

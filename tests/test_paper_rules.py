@@ -29,6 +29,7 @@ CORPUS = {
     "emnlp2004_monolingual_mt_paraphrase_msword.pdf": "3d468138133c4074d8b90cb2db2e6157fe872af4031a7834fdcb6c7f480c8c49",
     "jcap2008_apparent_accelerations.pdf": "8959058df3c87c577599b6ebf686c2b49e77edbac36c3c86b9a20e6a9879017a",
     "arxiv2015_influential_nodes_rotated.pdf": "db7647572b4e5463d5a6c3f7fe76a66e3a1abd8a7d3689851a8e886a2b3bb094",
+    "pmj2010_iron_deficiency_hpylori.pdf": "19d45f9b1da55343c4a736b278d8696b046735dd853cb3569bfb9a0e9222c5b6",
 }
 
 _DOCS: dict[str, Document] = {}
@@ -261,9 +262,10 @@ def test_new_causes_are_listed():
 def test_slash_spacing_removes_only_a_space_right_after_a_slash_inside_a_token():
     from quotelocate.normalize import normalize_text
 
-    on, off = REC, REC.replace(slash_spacing=False)
+    on, off = REC.replace(url_spacing=False), REC.replace(slash_spacing=False, url_spacing=False)
     assert normalize_text("see https://github.com/\ntensorflow/tensor2tensor", on) == "see https://github.com/tensorflow/tensor2tensor"
     assert normalize_text("see https://github.com/\ntensorflow/tensor2tensor", off) == "see https://github.com/ tensorflow/tensor2tensor"
+    assert normalize_text("a path src/\nmain.c", on) == "a path src/main.c"  # not only in a URL
     for kept in ("either A / B here", "an input/output pair", "/ at the start", "ends with a slash /"):
         assert normalize_text(kept, on) == kept
 
@@ -285,8 +287,10 @@ def test_a_url_broken_after_its_slash_reads_as_written(paper, quote, page, v7):
     v = Locator(doc, REC).locate(quote)
     assert v.accepted and v.page == page, (v.cause, v.reason)
     if " tensorflow" not in quote:
-        off = Locator(doc, REC.replace(slash_spacing=False)).locate(quote)
+        off = Locator(doc, REC.replace(slash_spacing=False, url_spacing=False)).locate(quote)
         assert not off.accepted and off.cause == "punctuation-differs" and "slash_spacing" in off.reason, off.reason
+        # inside a URL, the URL rule alone reads a break after a slash too
+        assert Locator(doc, REC.replace(slash_spacing=False)).locate(quote).accepted
 
 
 @pytest.mark.parametrize(
@@ -299,3 +303,65 @@ def test_a_url_broken_after_its_slash_reads_as_written(paper, quote, page, v7):
 )
 def test_a_changed_url_is_rejected(quote, v7):
     assert not Locator(v7, REC).locate(quote).accepted
+
+
+# ---------------------------------------------------------------------------------------
+# A URL broken after a dot (or another character URLs break at) at a line end
+
+
+def test_url_spacing_removes_only_spaces_inside_urls():
+    from quotelocate.normalize import normalize_text
+
+    on, off = REC, REC.replace(url_spacing=False)
+    broken = "doi:https://doi.org/10.1016/j.\nmeasurement.2013.03.018.\nURL https://www.sciencedirect.com/"
+    assert normalize_text(broken, on) == "doi:https://doi.org/10.1016/j.measurement.2013.03.018. URL https://www.sciencedirect.com/"
+    assert normalize_text(broken, off) == "doi:https://doi.org/10.1016/j. measurement.2013.03.018. URL https://www.sciencedirect.com/"
+    for kept in (
+        "the end of a sentence. The next one",  # no URL: a sentence's space
+        "see www. and more",  # "www." alone is a word
+        "at example.org. The next",  # no scheme, no www: not known for a URL
+        "e.g. https://a.org and then. More",  # the URL ends at a space that follows no break character
+        "news at http://uk.newsbot.msn.com. Their clustering",  # a capital starts the next sentence
+        "see http://www.mozilla.com. [3] SPECJVM98",  # a bracket, the next reference
+    ):
+        assert normalize_text(kept, on) == kept, kept
+    # a quote and the text agree whether the quote keeps the break's space or not
+    assert normalize_text("https://www.nlm.nih.gov/mesh/meshhome. html", on) == normalize_text(
+        "https://www.nlm.nih.gov/mesh/meshhome.html", on)
+
+
+@pytest.mark.parametrize(
+    "paper,quote,page",
+    [
+        ("arxiv2022_strain_sensor_elsarticle.pdf",
+         "(2013) 2223\u20132231. doi:https://doi.org/10.1016/j.measurement.2013.03.018.", 10),
+        ("arxiv2022_strain_sensor_elsarticle.pdf",
+         "Sensors and Actuators A: Physical 281 (2018) 156\u2013175. doi:https://doi.org/10.1016/j.sna.2018.07.006.", 10),
+        ("pmj2010_iron_deficiency_hpylori.pdf",
+         "Vitamin and mineral requirements in human nutrition. "
+         "http://whqlibdoc.who.int/publications/2004/9241546123.pdf (accessed 2004).", 7),
+        ("pmj2010_iron_deficiency_hpylori.pdf",
+         "A guide for programme managers. http://whqlibdoc.who.int/hq/2001/WHO_NHD_01.3.pdf (accessed 2001).", 7),
+        ("acl2020_specter.pdf", "https://www.nlm.nih.gov/mesh/meshhome.html", 4),
+    ],
+)
+def test_a_url_broken_after_a_dot_reads_as_written(paper, quote, page):
+    doc = corpus_document(paper)
+    v = Locator(doc, REC).locate(quote)
+    assert v.accepted and v.page == page, (v.cause, v.reason)
+    off = Locator(doc, REC.replace(url_spacing=False)).locate(quote)
+    assert not off.accepted and off.cause == "punctuation-differs" and "url_spacing" in off.reason, off.reason
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "doi:https://doi.org/10.1016/j.measurement.2013.03.019.",  # another number
+        "doi:https://doi.org/10.1016/measurement.2013.03.018.",  # the "j." left out
+        "doi:https://doi.org/10.1016/j-measurement.2013.03.018.",  # a hyphen for the dot
+        "doi:https://doi.org/10.1016/j.sna.2018.07.060.",  # digits swapped
+    ],
+)
+def test_a_changed_url_broken_after_a_dot_is_rejected(quote):
+    assert not Locator(corpus_document("arxiv2022_strain_sensor_elsarticle.pdf"), REC).locate(quote).accepted
+

@@ -46,7 +46,11 @@ labelled page, and the quote is a *reading* of the anchor that differs from it o
     symbol, Unicode category Sm, and a letter or digit), ``word-gap`` (a space in the
     quote where the anchor has none, between two glyphs the page sets at least a tenth
     of their font size apart: measured here from each glyph's box in pymupdf's
-    ``rawdict``, a tightly justified line whose word spaces the text lost).
+    ``rawdict``, a tightly justified line whose word spaces the text lost),
+    ``url-break`` (no space in the quote where the anchor has a line break inside a
+    URL: right after one of ``. / - _ ? & = # ~ % :``, in a run of text that starts
+    with ``scheme://`` or ``www.`` and crosses only such breaks, before a lower-case
+    letter or a digit).
 
 A fabricated quote is right when it is *not* a reading of the paper anywhere: the
 document text with every left-out span of the set's faithful quotes removed, each dash
@@ -58,7 +62,8 @@ folded, spacing accents composed everywhere, whitespace collapsed, and at every 
 end a hyphen kept, dropped or kept before a space (only kept before a space where a
 faithful quote reads that hyphen as suspended). The quote is searched in that text
 with all those readings and math spacing allowed at once (more than any one faithful
-quote may use), so a fabrication that is a reading under any combination is reported;
+quote may use), and the URL breaks' spaces optional wherever they follow one of those
+characters, so a fabrication that is a reading under any combination is reported;
 in a set with word-gap readings, also in that text with a space at every word gap.
 
 Tags must agree with the allowances: a marker span needs ``glued-marker``, a float
@@ -102,6 +107,8 @@ GAP_SLOT = "\x06"  # a word gap in the anchor: a space in the quote, or none
 GAP_EM = 0.1  # two glyphs at least this share of their size apart, nothing between: a word gap
 SEPARATOR = "\x03"  # between separate texts: nothing matches it
 LINE_HYPHEN = "\x01"  # a hyphen at a line end, in the fabricated-check text
+URL_BREAK_AFTER = "./-_?&=#~%:"  # what a line may break a URL after
+URL_OPENING = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S")
 
 
 MARKER = re.compile(r"[0-9a-z*\u2217\u2020\u2021\u00a7\u00b6#$+](?:[0-9a-z,\- \u2013\u2212*\u2217\u2020\u2021]{0,10}[0-9a-z*\u2217\u2020\u2021])?")
@@ -219,6 +226,31 @@ def _is_math(c: str) -> bool:
     return unicodedata.category(c) == "Sm"
 
 
+def in_url(s: str, i: int) -> bool:
+    """Is the whitespace run of ``s`` that starts at ``i`` a line break inside a URL:
+    right after a URL break character, before a lower-case letter or a digit, in a run
+    of non-space text (joined across such breaks) that starts with a scheme or www.?"""
+    j = i
+    while j < len(s) and s[j].isspace():
+        j += 1
+    if "\n" not in s[i:j] or i == 0 or j == len(s) or s[i - 1] not in URL_BREAK_AFTER:
+        return False
+    if not (s[j].islower() or s[j].isdigit()) and s[i - 1] != "/":
+        return False
+    k = i  # back over the text before the break, and over earlier breaks of the same kind
+    while True:
+        while k > 0 and not s[k - 1].isspace():
+            k -= 1
+        if URL_OPENING.search(s, k, i):
+            return True
+        w = k
+        while w > 0 and s[w - 1].isspace():
+            w -= 1
+        if w == 0 or w == k or s[w - 1] not in URL_BREAK_AFTER or "\n" not in s[w:k]:
+            return False
+        k = w
+
+
 def anchor_pattern(anchor: str, readings: set[str]) -> str:
     """A regular expression whose full matches are the readings of ``anchor`` (spans
     already applied) that the rules above allow."""
@@ -233,7 +265,7 @@ def anchor_pattern(anchor: str, readings: set[str]) -> str:
             j = i
             while j < n and s[j].isspace():
                 j += 1
-            parts.append(r"\s+")
+            parts.append(r"\s*" if "url-break" in readings and in_url(s, i) else r"\s+")
             i = j
             continue
         if c == SOFT_HYPHEN:
@@ -413,7 +445,7 @@ def quote_pattern(quote: str) -> str:
             continue
         if prev and prev != " " and prev not in DASHES:
             parts.append(optional_break)
-            if _is_math(prev) != _is_math(c):
+            if _is_math(prev) != _is_math(c) or prev in URL_BREAK_AFTER:
                 parts.append(" ?")
         if c in DASHES:
             parts.append("(?:[" + re.escape(DASHES) + DASH_SLOT + "]" + LINE_HYPHEN + "?)")

@@ -280,6 +280,12 @@ PAPERS["pmj2010_iron_deficiency_hpylori"] = dict(
         F("pmj-f37", 5, "The bias coefficient of the SF studies was 1.32 (p{\u00bc==}0.586), which showed a lack of "
           "publication bias.", "equals-glyph", "ligature", "linebreak",
           note="The page prints p=0.586; the font maps the equals sign to the character 1/4."),
+        F("pmj-f38", 7, "Vitamin and mineral requirements in human nutrition. "
+          "http://whqlibdoc.who.int/publications/2004/9241546123.pdf (accessed 2004).", "url-break", "linebreak",
+          readings=("url-break",), note="The URL breaks after 'whqlibdoc.' at a line end."),
+        F("pmj-f39", 7, "Iron deficiency anaemia. Assessment, prevention and control: A guide for programme managers. "
+          "http://whqlibdoc.who.int/hq/2001/WHO_NHD_01.3.pdf (accessed 2001).", "url-break", "ligature", "linebreak",
+          readings=("url-break",), note="The URL breaks after '01.3.' at a line end."),
     ],
     fabricated=[
         X("pmj-x01", edit("pmj-f20", "was 12.88 g/l", "was 12.38 g/l"), "number"),
@@ -313,6 +319,9 @@ PAPERS["pmj2010_iron_deficiency_hpylori"] = dict(
         X("pmj-x20", edit("pmj-f36", "(Q=23.8)", "(Q=28.3)"), "number"),
         X("pmj-x21", edit("pmj-f37", "(p=0.586)", "(p<0.586)"), "punctuation",
           note="Another relation than the printed equals sign."),
+        X("pmj-x22", edit("pmj-f38", "2004/9241546123.pdf", "2004/9241546132.pdf"), "number",
+          note="Another document number in the URL that crosses the line break."),
+        X("pmj-x23", edit("pmj-f39", "WHO_NHD_01.3.pdf (accessed 2001)", "WHO_NHD_01.3.pdf (accessed 2010)"), "number"),
     ],
 )
 
@@ -1160,6 +1169,14 @@ PAPERS["arxiv2022_strain_sensor_elsarticle"] = dict(
           readings=("spacing-accent",), note="Justified lines of the short biography are extracted a word a line."),
         F("strain-f21", 8, "Table 3 summarizes the performances of the different implementations.", "ligature",
           "hyphen-drop"),
+        F("strain-f22", 10, "Condition monitoring of the strength and stability of civil structures using thick film "
+          "ceramic sensors, Measurement 46 (7) (2013) 2223\u20132231. doi:https://doi.org/10.1016/j.measurement.2013.03.018.",
+          "url-break", "ligature", "linebreak", "hyphen-drop", readings=("url-break",),
+          note="The DOI breaks after 'j.' at a line end; a reader writes it without a space."),
+        F("strain-f23", 10, "Theory, technology and applications of piezoresistive sensors: A review, Sensors and "
+          "Actuators A: Physical 281 (2018) 156\u2013175. doi:https://doi.org/10.1016/j.sna.2018.07.006.",
+          "url-break", "linebreak", readings=("url-break",),
+          note="The DOI breaks after '07.' at a line end."),
     ],
     fabricated=[
         X("strain-x01", edit("strain-f03", "2.54 nA/µϵ", "2.45 nA/µϵ"), "number"),
@@ -1186,5 +1203,9 @@ PAPERS["arxiv2022_strain_sensor_elsarticle"] = dict(
           "word-swap"),
         X("strain-x15", edit("strain-f21", "Table 3 summarizes", "Table 2 summarizes"), "number"),
         X("strain-x16", other("clef-f09"), "other-paper"),
+        X("strain-x17", edit("strain-f22", "j.measurement.2013.03.018", "j.measurement.2013.03.013"), "number",
+          note="Another DOI: its last digit changed across the URL's line break."),
+        X("strain-x18", edit("strain-f23", "10.1016/j.sna.2018.07.006", "10.1016/sna.2018.07.006"), "word-missing",
+          note="The DOI loses its 'j.'."),
     ],
 )

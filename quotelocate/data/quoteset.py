@@ -98,7 +98,7 @@ FAITHFUL_TAGS = (
     "float-interleave", "footnote", "caption", "running-header", "margin-stamp",
     "two-column", "table", "column-break", "float", "spacing-accent", "glued-marker",
     "math-spacing", "suspended-hyphen", "drop-cap", "soft-hyphen", "dash-glyph", "equals-glyph",
-    "rotated-page", "word-gap",
+    "rotated-page", "word-gap", "url-break",
 )  # fmt: skip
 """Artifact classes a faithful quote can exercise (``plain`` when there is none)."""
 
@@ -136,7 +136,7 @@ SPAN_KINDS = SKIP_KINDS + ("dash", "equals", "drop-cap")
 """Every span kind: the skipped ones, ``dash`` (a dash the extraction wrote as another
 character), ``equals`` (an equals sign the extraction wrote as another character) and ``drop-cap`` (a drop-cap letter, the line break after it and the rest of
 its word, set in capitals: ``I⏎N`` read as "In")."""
-READINGS = ("spacing-accent", "suspended-hyphen", "math-spacing", "word-gap")
+READINGS = ("spacing-accent", "suspended-hyphen", "math-spacing", "word-gap", "url-break")
 """Readings a faithful quote may rely on anywhere in its anchor (:attr:`Allowance.readings`)."""
 
 

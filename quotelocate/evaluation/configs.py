@@ -62,11 +62,12 @@ def rule_toggles(rules: Rules, *, pdf: bool = True) -> list[tuple[str, Rules]]:
     only for PDFs, and only when the layout reader is installed.
 
     >>> [c for c, _ in rule_toggles(Rules(quotes=True, whitespace=True), pdf=False)]
-    ['+furniture', '+markers', '+invisible', '+accents', '+unicode=nfkc', '-quotes', '+hyphenation=both', '+suspended_hyphens', '-whitespace', '+math_spacing', '+word_gaps', '+slash_spacing', '-word_boundaries', '+ellipsis=fragments']
+    ['+furniture', '+markers', '+invisible', '+accents', '+unicode=nfkc', '-quotes', '+hyphenation=both', '+suspended_hyphens', '-whitespace', '+math_spacing', '+word_gaps', '+slash_spacing', '+url_spacing', '-word_boundaries', '+ellipsis=fragments']
     """
     out: list[tuple[str, Rules]] = []
     for name in ("furniture", "layout", "markers", "invisible", "accents", "unicode", "quotes", "hyphenation",
-                 "suspended_hyphens", "whitespace", "math_spacing", "word_gaps", "slash_spacing", "word_boundaries"):
+                 "suspended_hyphens", "whitespace", "math_spacing", "word_gaps", "slash_spacing", "url_spacing",
+                 "word_boundaries"):
         if name == "layout" and not rules.layout and not (pdf and layout_available()):
             continue
         value = getattr(rules, name)
@@ -105,5 +106,5 @@ def grid_configs() -> dict[str, Rules]:
     return out
 
 
-OPT_IN_RULES = ("accents", "markers", "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing")
+OPT_IN_RULES = ("accents", "markers", "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing", "url_spacing")
 """Rules the grid also shows switched on when ``recommended`` leaves them off."""

@@ -72,6 +72,7 @@ _BOOL_RULES = {
     "math_spacing": "ignore a space between a math symbol and a letter or digit",
     "word_gaps": "a word gap the page sets but the text has no space for may be a space in the quote, or none",
     "slash_spacing": "ignore a space right after a slash (a URL or path broken at a line end)",
+    "url_spacing": "ignore a space inside a URL after a dot, hyphen, = or the like (a URL broken at a line end)",
 }
 
 

@@ -276,7 +276,7 @@ def matching_preset(rules: Rules) -> str:
 
 VARIABLE_RULES = ("quotes", "whitespace", "invisible", "unicode", "hyphenation", "furniture", "layout",
                   "word_boundaries", "min_chars", "min_words", "ellipsis", "ellipsis_gap", "accents", "markers",
-                  "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing")
+                  "suspended_hyphens", "math_spacing", "word_gaps", "slash_spacing", "url_spacing")
 
 
 def vary_rule(rules: Rules, name: str, *, lengths: tuple[int, ...] = (0, 8, 12, 20, 40)) -> dict[str, Rules]:
