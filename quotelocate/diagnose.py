@@ -598,7 +598,11 @@ class Diagnoser:
                 detail += "; a space inside a URL (a URL broken at a line end): the url_spacing rule ignores it"
         if e is not q:
             detail = f"{detail} (excerpt from character {qa} of the {len(q)}-character quote)"
-        start, end = self.locator.norm.span(a, b)
+        # a passage that crosses a jump of the reading order (into a float or another
+        # column) covers every piece of it, as an accepted quote's offsets do: its
+        # first character need not be the earliest in the text, nor its last the latest
+        pieces = self.locator.norm.segments(a, b)
+        start, end = min(s for s, _ in pieces), max(e for _, e in pieces)
         page = self.locator.document.page_at(start)
         if cause != "unverifiable-page" and any(s < end and start < e for s, e in self.locator.document.hidden):
             cause, detail = "invisible-text", f"the closest passage, on page {page}, is invisible (hidden, white or tiny)"

@@ -365,3 +365,34 @@ def test_a_url_broken_after_a_dot_reads_as_written(paper, quote, page):
 def test_a_changed_url_broken_after_a_dot_is_rejected(quote):
     assert not Locator(corpus_document("arxiv2022_strain_sensor_elsarticle.pdf"), REC).locate(quote).accepted
 
+
+# ---------------------------------------------------------------------------------------
+# A rejection's closest passage that crosses a jump of the reading order
+
+
+def test_a_near_miss_across_flows_covers_its_pieces_in_text_order():
+    """The cross-flow fabrications join body text to a float or another column; the
+    closest passage then crosses a jump of the reading order, and its offsets must cover
+    every piece (start before end), as an accepted quote's do."""
+    import yaml
+
+    sets = sorted((Path(__file__).resolve().parent.parent / "datasets" / "real-corpus").glob("*.yaml"))
+    checked = 0
+    for path in sets:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if data["paper"]["file"] not in CORPUS:
+            continue
+        doc = corpus_document(data["paper"]["file"])
+        locator = Locator(doc, REC)
+        for q in data["quotes"]:
+            if q["label"] != "fabricated" or "cross-flow" not in q["tags"]:
+                continue
+            v = locator.locate(q["text"])
+            assert not v.accepted, q["id"]
+            near = v.near_miss
+            if near is None:
+                continue
+            assert near.start <= near.end, (q["id"], near.start, near.end)
+            assert doc.page_at(near.start) == near.page, q["id"]
+            checked += 1
+    assert checked >= 5
