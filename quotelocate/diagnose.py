@@ -22,6 +22,7 @@ import difflib
 import functools
 import re
 import unicodedata
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, get_args
 
@@ -554,6 +555,14 @@ class Diagnoser:
         at = self._to_text(shift + d_key) - (d - qa)
         return qa, qb, (max(0, at - EXCERPT_HALF), min(len(text), at + (qb - qa) + EXCERPT_HALF))
 
+    def _optional_hyphens(self, a: int, b: int) -> frozenset[int]:
+        """Offsets, within normalized ``[a, b)`` and counted from ``a``, of the line-end
+        hyphens the text may be read without (``hyphenation=both``)."""
+        optional = self.locator.norm.optional_positions
+        text = self.text
+        return frozenset(i - a for i in optional[bisect_left(optional, a) : bisect_left(optional, b)]
+                         if text[i] in "-\u2010")
+
     def near_miss(self, q: str) -> NearMiss | None:
         """The closest passage to ``q`` and a suspected cause, or None when nothing
         aligns. The cost is bounded: a quote up to :data:`ALIGN_CHARS` characters is
@@ -590,11 +599,13 @@ class Diagnoser:
             probe = _word_cause(e, text[ca:cb], similarity)
         cause, detail = probe
         if cause == "punctuation-differs" and detail == _PUNCT_DETAIL:
-            detail = _first_difference(passage, e) or detail
+            # a line-end hyphen the text may be read without is no difference
+            optional = self._optional_hyphens(a, b)
+            detail = _first_difference(passage, e, optional) or detail
             rules = self.locator.rules
-            if not rules.slash_spacing and _space_after_slash(passage, e):
+            if not rules.slash_spacing and _space_after_slash(passage, e, optional):
                 detail += "; a space after a slash (a URL or path broken at a line end): the slash_spacing rule ignores it"
-            elif not rules.url_spacing and _space_in_url(passage, e):
+            elif not rules.url_spacing and _space_in_url(passage, e, optional):
                 detail += "; a space inside a URL (a URL broken at a line end): the url_spacing rule ignores it"
         if e is not q:
             detail = f"{detail} (excerpt from character {qa} of the {len(q)}-character quote)"
@@ -732,12 +743,16 @@ def _word_cause(q: str, passage: str, similarity: float) -> tuple[str, str]:
     # A quote that is a shorter or longer window onto the passage differs only at the ends;
     # ignore edits that touch the passage's edges.
     inner = [op for op in ops if not (op[0] == "delete" and (op[1] == 0 or op[2] == len(pw)))]
-    if inner:
-        ops = inner
-        kinds = {op[0] for op in ops}
+    if not inner:  # every word of the quote is in the passage, in order: spacing or punctuation differs
+        return "punctuation-differs", _PUNCT_DETAIL
+    ops = inner
+    kinds = {op[0] for op in ops}
     first = ops[0]
     removed = " ".join(pw[first[1] : first[2]])
     added = " ".join(qw[first[3] : first[4]])
+    if all(not any(c.isalnum() for c in "".join(pw[o[1]:o[2]]) + "".join(qw[o[3]:o[4]])) for o in ops):
+        return "punctuation-differs", (f"{_show(removed) if removed else 'nothing'} in the document, "
+                                       f"{_show(added) if added else 'nothing'} in the quote")
     if kinds == {"delete"}:
         return "word-missing", f"missing from the quote: '{removed}'"
     if kinds == {"insert"}:
@@ -746,8 +761,6 @@ def _word_cause(q: str, passage: str, similarity: float) -> tuple[str, str]:
         return "number-changed", f"'{removed}' in the document, '{added}' in the quote"
     if kinds == {"replace"} and all(" ".join(pw[o[1]:o[2]]).lower() == " ".join(qw[o[3]:o[4]]).lower() for o in ops):
         return "case-differs", f"'{removed}' in the document, '{added}' in the quote"
-    if kinds == {"replace"} and all(not any(c.isalnum() for c in " ".join(pw[o[1]:o[2]]) + " ".join(qw[o[3]:o[4]])) for o in ops):
-        return "punctuation-differs", f"{_show(removed)} in the document, {_show(added)} in the quote"
     return "word-changed", f"'{removed}' in the document, '{added}' in the quote"
 
 
@@ -762,32 +775,43 @@ def _show(text: str) -> str:
     return f"'{text}' ({names})" if names else f"'{text}'"
 
 
-def _space_after_slash(passage: str, quote: str) -> bool:
+def _first_edit(passage: str, quote: str, optional: frozenset[int] = frozenset()):
+    """The first edit (a rapidfuzz opcode) between the passage and the quote, passing
+    over the deletion of passage characters at ``optional`` offsets (line-end hyphens
+    the text may be read without); None when there is no other."""
+    for op in Levenshtein.opcodes(passage, quote):
+        if op.tag == "equal":
+            continue
+        if op.tag == "delete" and all(i in optional for i in range(op.src_start, op.src_end)):
+            continue
+        return op
+    return None
+
+
+def _space_after_slash(passage: str, quote: str, optional: frozenset[int] = frozenset()) -> bool:
     """Is the first difference a space of the passage, right after a slash, that the
     quote leaves out?"""
-    for op in Levenshtein.opcodes(passage, quote):
-        if op.tag != "equal":
-            return (op.tag == "delete" and passage[op.src_start : op.src_end] == " " and op.src_start > 0
-                    and passage[op.src_start - 1] == "/")
-    return False
+    op = _first_edit(passage, quote, optional)
+    return (op is not None and op.tag == "delete" and passage[op.src_start : op.src_end] == " "
+            and op.src_start > 0 and passage[op.src_start - 1] == "/")
 
 
-def _space_in_url(passage: str, quote: str) -> bool:
+def _space_in_url(passage: str, quote: str, optional: frozenset[int] = frozenset()) -> bool:
     """Is the first difference a space inside a URL of the passage (:func:`url_breaks`)
     that the quote leaves out?"""
-    for op in Levenshtein.opcodes(passage, quote):
-        if op.tag != "equal":
-            return (op.tag == "delete" and passage[op.src_start : op.src_end] == " "
-                    and op.src_start in url_breaks(passage))
-    return False
+    op = _first_edit(passage, quote, optional)
+    return (op is not None and op.tag == "delete" and passage[op.src_start : op.src_end] == " "
+            and op.src_start in url_breaks(passage))
 
 
-def _first_difference(passage: str, quote: str) -> str:
-    """The first edit between the passage and the quote, as the detail of a rejection."""
-    for op in char_diff(passage, quote):
-        if op.op != "equal":
-            return f"{_show(op.passage) if op.passage else 'nothing'} in the document, {_show(op.quote) if op.quote else 'nothing'} in the quote"
-    return ""
+def _first_difference(passage: str, quote: str, optional: frozenset[int] = frozenset()) -> str:
+    """The first edit between the passage and the quote, as the detail of a rejection
+    (see :func:`_first_edit`)."""
+    op = _first_edit(passage, quote, optional)
+    if op is None:
+        return ""
+    removed, added = passage[op.src_start : op.src_end], quote[op.dest_start : op.dest_end]
+    return f"{_show(removed) if removed else 'nothing'} in the document, {_show(added) if added else 'nothing'} in the quote"
 
 
 def char_diff(passage: str, quote: str) -> tuple[DiffOp, ...]:

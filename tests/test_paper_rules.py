@@ -396,3 +396,36 @@ def test_a_near_miss_across_flows_covers_its_pieces_in_text_order():
             assert doc.page_at(near.start) == near.page, q["id"]
             checked += 1
     assert checked >= 5
+
+
+# ---------------------------------------------------------------------------------------
+# A rejection whose words all match names the character that differs
+
+
+@pytest.mark.parametrize(
+    "quote,detail",
+    [
+        # a space added after "doi:"; the quote also joins the line-end hyphen of "Measure-ment"
+        ("Measurement 46 (7) (2013) 2223\u20132231. doi: https://doi.org/10.1016/j.measurement.2013.03.018.",
+         "nothing in the document, ' ' in the quote"),
+        ("Measurement 46 (7) (2013) 2223\u20132231 doi:https://doi.org/10.1016/j.measurement.2013.03.018.",
+         "'.' in the document, nothing in the quote"),
+    ],
+)
+def test_a_rejection_whose_words_all_match_names_the_character(quote, detail):
+    """The closest passage is read with a few words of context on each side; words of that
+    context are not missing from the quote, and a line-end hyphen the text may be read
+    without is no difference."""
+    v = Locator(corpus_document("arxiv2022_strain_sensor_elsarticle.pdf"), REC).locate(quote)
+    assert not v.accepted and v.cause == "punctuation-differs", (v.cause, v.reason)
+    assert detail in v.reason and "'-'" not in v.reason and "structures" not in v.reason, v.reason
+
+
+def test_word_cause_of_a_shorter_window_is_no_missing_word():
+    from quotelocate.diagnose import _PUNCT_DETAIL, _word_cause
+
+    assert _word_cause("the quick brown fox", "see the quick brown fox jumps", 95.0) == ("punctuation-differs", _PUNCT_DETAIL)
+    assert _word_cause("the quick brown fox", "see the quick, brown fox jumps", 95.0) == (
+        "punctuation-differs", "',' in the document, nothing in the quote")
+    assert _word_cause("the quick fox", "see the quick brown fox jumps", 95.0)[0] == "word-missing"
+    assert _word_cause("the quick red fox", "see the quick brown fox jumps", 95.0)[0] == "word-changed"
