@@ -137,6 +137,9 @@ EXCERPT_HALF = 120
 """An excerpt of a long quote reaches this many characters on each side of its first difference."""
 SCAN_CHARS = 64
 """Longest prefix of a quote aligned against the whole text when no k-gram anchors it."""
+FURNITURE_CHARS = 200
+"""Longest quote also compared with the page furniture when the text has nothing close:
+a running header or footer is one line."""
 DIAGNOSE_CHARS = 20_000
 """Past this many normalized characters a rejection is not diagnosed (``too-long-to-diagnose``)."""
 
@@ -565,7 +568,49 @@ class Diagnoser:
 
     def near_miss(self, q: str) -> NearMiss | None:
         """The closest passage to ``q`` and a suspected cause, or None when nothing
-        aligns. The cost is bounded: a quote up to :data:`ALIGN_CHARS` characters is
+        aligns (see :meth:`_near_miss_in_text`). A short quote that the text has nothing
+        close to (under :data:`MIN_SIMILARITY`) is also compared with the page furniture the rules take out of the text
+        (running headers and footers, margin stamps): a changed number in a quoted
+        running header is then named as such, on the header's page."""
+        miss = self._near_miss_in_text(q)
+        if len(q) <= FURNITURE_CHARS and (miss is None or miss.similarity < MIN_SIMILARITY):
+            furniture = self._near_miss_in_furniture(q)
+            if furniture is not None and (miss is None or furniture.similarity > miss.similarity):
+                return furniture
+        return miss
+
+    def _near_miss_in_furniture(self, q: str) -> NearMiss | None:
+        """The furniture line closest to ``q`` (at least :data:`MIN_SIMILARITY` similar),
+        with the cause a word-level comparison gives; None when that comparison finds
+        the quote's words are not there either."""
+        best = None
+        for page, start, line in self.locator._furniture_lines():
+            alignment = fuzz.partial_ratio_alignment(q, line.text)
+            if alignment is None or alignment.score < MIN_SIMILARITY:
+                continue
+            a, b = _widen(line.text, alignment.dest_start, alignment.dest_end)
+            if a >= b:
+                continue
+            similarity = fuzz.ratio(q, line.text[a:b])
+            if best is None or similarity > best[0]:
+                best = (similarity, page, start, line, a, b)
+        if best is None or best[0] < MIN_SIMILARITY:
+            return None
+        similarity, page, start, line, a, b = best
+        passage = line.text[a:b]
+        cause, detail = _word_cause(q, line.text, similarity)
+        if cause == "not-in-document":
+            return None  # a header sharing some words explains nothing
+        if cause == "punctuation-differs" and detail == _PUNCT_DETAIL:
+            detail = _first_difference(passage, q) or detail
+        starts, ends = line.offsets
+        return NearMiss(passage=passage, start=start + starts[a], end=start + ends[b - 1], page=page,
+                        similarity=similarity, quote=q, cause=cause,
+                        detail=f"{detail} (in the page furniture: a running header or footer, a page number or a margin stamp)")
+
+    def _near_miss_in_text(self, q: str) -> NearMiss | None:
+        """The closest passage to ``q`` in the normalized text and a suspected cause, or
+        None when nothing aligns. The cost is bounded: a quote up to :data:`ALIGN_CHARS` characters is
         aligned whole in a window its k-grams point to; a longer one is diagnosed on an
         excerpt around its first difference, found with O(n log n) character
         comparisons; the exact probes are substring searches, linear. Callers refuse quotes longer than
@@ -728,6 +773,21 @@ def _widen(text: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+def _inside(op: tuple, n_passage: int, n_quote: int) -> tuple:
+    """A word edit that replaces the passage's words up to an edge of the quote, with
+    the passage side cut to as many words as the quote side, those nearest the rest:
+    the passage holds context before and after the quote, which is no part of the edit
+    ("INTRODUCTION IN" against the quote's first word "In" is "IN" against "In")."""
+    tag, i1, i2, j1, j2 = op
+    if tag != "replace" or i2 - i1 <= j2 - j1:
+        return op
+    if i1 == 0 and j1 == 0 and i2 < n_passage:
+        return tag, i2 - (j2 - j1), i2, j1, j2
+    if i2 == n_passage and j2 == n_quote and i1 > 0:
+        return tag, i1, i1 + (j2 - j1), j1, j2
+    return op
+
+
 def _word_cause(q: str, passage: str, similarity: float) -> tuple[str, str]:
     if similarity < MIN_SIMILARITY:
         return "not-in-document", f"no passage is close (best {similarity:.0f}% similar)"
@@ -745,7 +805,7 @@ def _word_cause(q: str, passage: str, similarity: float) -> tuple[str, str]:
     inner = [op for op in ops if not (op[0] == "delete" and (op[1] == 0 or op[2] == len(pw)))]
     if not inner:  # every word of the quote is in the passage, in order: spacing or punctuation differs
         return "punctuation-differs", _PUNCT_DETAIL
-    ops = inner
+    ops = [_inside(op, len(pw), len(qw)) for op in inner]
     kinds = {op[0] for op in ops}
     first = ops[0]
     removed = " ".join(pw[first[1] : first[2]])
@@ -759,7 +819,8 @@ def _word_cause(q: str, passage: str, similarity: float) -> tuple[str, str]:
         return "word-added", f"not in the document: '{added}'"
     if all(_DIGIT.sub("0", " ".join(pw[o[1]:o[2]])) == _DIGIT.sub("0", " ".join(qw[o[3]:o[4]])) for o in ops if o[0] == "replace") and kinds == {"replace"}:
         return "number-changed", f"'{removed}' in the document, '{added}' in the quote"
-    if kinds == {"replace"} and all(" ".join(pw[o[1]:o[2]]).lower() == " ".join(qw[o[3]:o[4]]).lower() for o in ops):
+    if kinds == {"replace"} and all(" ".join(_unit_keys(pw[o[1]:o[2]])).lower() == " ".join(_unit_keys(qw[o[3]:o[4]])).lower()
+                                   for o in ops):  # "ingre-dient", the text's reading of a line-end hyphen, and "Ingredient"
         return "case-differs", f"'{removed}' in the document, '{added}' in the quote"
     return "word-changed", f"'{removed}' in the document, '{added}' in the quote"
 

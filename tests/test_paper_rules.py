@@ -429,3 +429,20 @@ def test_word_cause_of_a_shorter_window_is_no_missing_word():
         "punctuation-differs", "',' in the document, nothing in the quote")
     assert _word_cause("the quick fox", "see the quick brown fox jumps", 95.0)[0] == "word-missing"
     assert _word_cause("the quick red fox", "see the quick brown fox jumps", 95.0)[0] == "word-changed"
+
+
+@pytest.mark.parametrize(
+    "paper,quote,page,detail",
+    [
+        ("pmj2010_iron_deficiency_hpylori.pdf", "Postgrad Med J 2010;86:272\u2013279.", 1,
+         "'278' in the document, '279' in the quote"),
+        ("arxiv2015_influential_nodes_rotated.pdf", "arXiv:1504.06263v2 [cs.SI] 24 Apr 2015", 1,
+         "'06236v2' in the document, '06263v2' in the quote"),
+    ],
+)
+def test_a_changed_running_header_or_stamp_is_named_on_its_page(paper, quote, page, detail):
+    """Furniture is out of the text the quote is searched in; a quote of it with one
+    number changed is compared with the furniture lines, and the cause says so."""
+    v = Locator(corpus_document(paper), REC).locate(quote)
+    assert not v.accepted and v.cause == "number-changed" and v.near_miss.page == page, (v.cause, v.reason)
+    assert detail in v.reason and "page furniture" in v.reason, v.reason
