@@ -137,6 +137,8 @@ EXCERPT_HALF = 120
 """An excerpt of a long quote reaches this many characters on each side of its first difference."""
 SCAN_CHARS = 64
 """Longest prefix of a quote aligned against the whole text when no k-gram anchors it."""
+WINDOWS = 3
+"""Most places of the text a short quote is aligned in to find its closest passage."""
 FURNITURE_CHARS = 200
 """Longest quote also compared with the page furniture when the text has nothing close:
 a running header or footer is one line."""
@@ -412,10 +414,13 @@ class Diagnoser:
             odd = sorted({c for c in q if c.translate(_CONFUSABLES) != c})
             names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in odd)
             return "confusable-character", f"look-alike character {names} instead of a Latin letter"
-        if q.lower() in self.lower:
-            return "case-differs", "same text in different letter case"
-        if _DIGIT.search(q) and _DIGIT.sub("0", q) in self.masked:
-            return "number-changed", "a number differs from the document"
+        if (at := self.lower.find(q.lower())) >= 0:
+            same_length = len(self.lower) == len(self.text)  # lower() can lengthen a rare letter
+            return "case-differs", (_first_word_difference(self.text[at : at + len(q)], q, _CASE_UNIT) if same_length
+                                    else None) or "same text in different letter case"
+        if _DIGIT.search(q) and (at := self.masked.find(_DIGIT.sub("0", q))) >= 0:
+            return "number-changed", (_first_word_difference(self.text[at : at + len(q)], q, _NUMBER_UNIT)
+                                      or "a number differs from the document")
         if _MARKER.sub("", q) in self.unmarked:
             return "marker-missing", "a citation or footnote marker of the document is missing"
         stripped = _strip_punct(q)
@@ -452,18 +457,26 @@ class Diagnoser:
             return None
         head = q[: bounds[head_words - 1][1]].rstrip(".,;:")
         tail = q[bounds[n - tail_words][0] :]
-        h, t = text.find(head), text.find(tail)
-        if 0 <= h <= t <= h + len(head) + 40:
-            return None  # adjacent: a word was dropped or changed, not a splice
+        # adjacent somewhere (the tail a few words after an occurrence of the head, not
+        # only after its first; compared as the locator searches, line-end hyphens
+        # aside): a word was dropped or changed, not a splice
+        skel, key_head, key_tail = self.locator._skel, self._key(head), self._key(tail)
+        h = skel.find(key_head)
+        while h >= 0:
+            t = skel.find(key_tail, h)
+            if 0 <= t <= h + len(key_head) + 40:
+                return None
+            h = skel.find(key_head, h + 1)
         return f"'{_clip(head)}' and '{_clip(tail)}' occur in the document, but not together"
 
     # main -----------------------------------------------------------------------------
-    def _shift(self, key: str) -> tuple[int, int] | None:
+    def _shift(self, key: str) -> tuple[int, int, list[int]] | None:
         """Where the quote probably starts in the searched text (the skeleton with
         ``hyphenation="both"``): the offset most of the quote's rare k-grams agree on,
-        by vote, and the first position of the key whose k-gram sits at that offset. At
-        most :data:`MAX_ANCHORS` k-grams are looked up, whatever the quote's length.
-        None when no rare k-gram of the quote occurs."""
+        by vote, the first position of the key whose k-gram sits at that offset, and
+        the starts of up to :data:`WINDOWS` - 1 other places with at least half as many
+        votes. At most :data:`MAX_ANCHORS` k-grams are looked up, whatever the quote's
+        length. None when no rare k-gram of the quote occurs."""
         index, k = self.locator._index, K
         last = max(len(key) - k + 1, 1)
         step = max(3, -(-last // MAX_ANCHORS))
@@ -487,7 +500,9 @@ class Diagnoser:
             return None
         best = max(votes, key=lambda b: (votes[b], -b))
         shift = max((s for s in shifts if s // 32 == best), key=lambda s: (shifts[s], -s))
-        return shift, first[shift]
+        runners_up = [b * 32 for b in sorted(votes, key=lambda b: (-votes[b], b))
+                      if b != best and votes[b] * 2 >= votes[best]][: WINDOWS - 1]
+        return shift, first[shift], runners_up
 
     def _to_text(self, pos: int) -> int:
         """A position of the searched text (the skeleton) as a position of the normalized text."""
@@ -511,13 +526,21 @@ class Diagnoser:
         at = alignment.dest_start
         return max(0, at - len(q)), min(len(text), at + 2 * len(q) + 64)
 
-    def _short_window(self, q: str) -> tuple[int, int] | None:
+    def _short_windows(self, q: str) -> list[tuple[int, int]]:
+        """Windows of the text to align a short quote in: around the place its rare
+        k-grams vote for, then around up to :data:`WINDOWS` - 1 places with at least
+        half as many votes (a short quote with a word changed can share as many k-grams
+        with another sentence as with its own: the alignment decides)."""
         key = q if self.locator._skel_map is None else skeleton(q)
         anchor = self._shift(key)
         if anchor is None:
-            return self._scan(q)
-        best = self._to_text((anchor[0] // 32) * 32)
-        return max(0, best - len(q)), min(len(self.text), best + 2 * len(q) + 64)
+            window = self._scan(q)
+            return [] if window is None else [window]
+        out = []
+        for at in ((anchor[0] // 32) * 32, *anchor[2]):
+            best = self._to_text(at)
+            out.append((max(0, best - len(q)), min(len(self.text), best + 2 * len(q) + 64)))
+        return out
 
     def _excerpt(self, q: str) -> tuple[int, int, tuple[int, int] | None]:
         """For a long quote: the excerpt ``q[qa:qb]`` around its first difference from
@@ -535,7 +558,7 @@ class Diagnoser:
         if anchor is None:
             window = self._scan(q[: 2 * EXCERPT_HALF])
             return 0, min(len(q), 2 * EXCERPT_HALF), window
-        shift, i = anchor
+        shift, i, _ = anchor
         back = _common_suffix(key, i, hay, shift + i)
         if back < i:
             d_key = i - back
@@ -619,14 +642,16 @@ class Diagnoser:
         if len(q) > DIAGNOSE_CHARS:
             return None
         if len(q) <= ALIGN_CHARS:
-            e, qa, window = q, 0, self._short_window(q)
+            e, qa, windows = q, 0, self._short_windows(q)
         else:
             qa, qb, window = self._excerpt(q)
             e = q[qa:qb]
-        if window is None:
-            return None
-        lo, hi = window
-        alignment = fuzz.partial_ratio_alignment(e, text[lo:hi])
+            windows = [] if window is None else [window]
+        alignment, lo = None, 0
+        for w_lo, w_hi in windows:
+            found = fuzz.partial_ratio_alignment(e, text[w_lo:w_hi])
+            if found is not None and (alignment is None or found.score > alignment.score):
+                alignment, lo = found, w_lo
         if alignment is None or alignment.score <= 0:
             return None
         a, b = _widen(text, lo + alignment.dest_start, lo + alignment.dest_end)
@@ -672,6 +697,22 @@ class Diagnoser:
             cause=cause,
             detail=detail,
         )
+
+
+_CASE_UNIT = re.compile(r"\w+")
+_NUMBER_UNIT = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _first_word_difference(passage: str, quote: str, unit: re.Pattern) -> str | None:
+    """The first unit (a word, a number) at which ``passage`` and ``quote``, of one
+    length and differing only in such units' letters or digits, differ: "'x' in the
+    document, 'y' in the quote"; None when there is none."""
+    for m in unit.finditer(passage):
+        if quote[m.start() : m.end()] != m.group():
+            n = unit.match(quote, m.start())
+            theirs = n.group() if n else quote[m.start() : m.end()]
+            return f"'{m.group()}' in the document, '{theirs}' in the quote"
+    return None
 
 
 def _space_places(text: str) -> set[int]:
