@@ -592,9 +592,9 @@ class Diagnoser:
     def near_miss(self, q: str) -> NearMiss | None:
         """The closest passage to ``q`` and a suspected cause, or None when nothing
         aligns (see :meth:`_near_miss_in_text`). A short quote that the text has nothing
-        close to (under :data:`MIN_SIMILARITY`) is also compared with the page furniture the rules take out of the text
-        (running headers and footers, margin stamps): a changed number in a quoted
-        running header is then named as such, on the header's page."""
+        close to (under :data:`MIN_SIMILARITY`) is also compared with the page furniture
+        the rules take out of the text (running headers and footers, margin stamps): a
+        changed number in a quoted running header is then named as such, on its page."""
         miss = self._near_miss_in_text(q)
         if len(q) <= FURNITURE_CHARS and (miss is None or miss.similarity < MIN_SIMILARITY):
             furniture = self._near_miss_in_furniture(q)
@@ -625,7 +625,7 @@ class Diagnoser:
         if cause == "not-in-document":
             return None  # a header sharing some words explains nothing
         if cause == "punctuation-differs" and detail == _PUNCT_DETAIL:
-            detail = _first_difference(passage, q) or detail
+            detail = _describe_edit(passage, q, _first_edit(passage, q)) or detail
         starts, ends = line.offsets
         return NearMiss(passage=passage, start=start + starts[a], end=start + ends[b - 1], page=page,
                         similarity=similarity, quote=q, cause=cause,
@@ -633,8 +633,8 @@ class Diagnoser:
 
     def _near_miss_in_text(self, q: str) -> NearMiss | None:
         """The closest passage to ``q`` in the normalized text and a suspected cause, or
-        None when nothing aligns. The cost is bounded: a quote up to :data:`ALIGN_CHARS` characters is
-        aligned whole in a window its k-grams point to; a longer one is diagnosed on an
+        None when nothing aligns. The cost is bounded: a quote up to :data:`ALIGN_CHARS`
+        characters is aligned whole in the windows its k-grams point to; a longer one is diagnosed on an
         excerpt around its first difference, found with O(n log n) character
         comparisons; the exact probes are substring searches, linear. Callers refuse quotes longer than
         :data:`DIAGNOSE_CHARS` before asking (cause ``too-long-to-diagnose``)."""
@@ -670,12 +670,12 @@ class Diagnoser:
         cause, detail = probe
         if cause == "punctuation-differs" and detail == _PUNCT_DETAIL:
             # a line-end hyphen the text may be read without is no difference
-            optional = self._optional_hyphens(a, b)
-            detail = _first_difference(passage, e, optional) or detail
+            op = _first_edit(passage, e, self._optional_hyphens(a, b))
+            detail = _describe_edit(passage, e, op) or detail
             rules = self.locator.rules
-            if not rules.slash_spacing and _space_after_slash(passage, e, optional):
+            if not rules.slash_spacing and _space_left_out(passage, op) and passage[op.src_start - 1] == "/":
                 detail += "; a space after a slash (a URL or path broken at a line end): the slash_spacing rule ignores it"
-            elif not rules.url_spacing and _space_in_url(passage, e, optional):
+            elif not rules.url_spacing and _space_left_out(passage, op) and op.src_start in url_breaks(passage):
                 detail += "; a space inside a URL (a URL broken at a line end): the url_spacing rule ignores it"
         if e is not q:
             detail = f"{detail} (excerpt from character {qa} of the {len(q)}-character quote)"
@@ -890,26 +890,14 @@ def _first_edit(passage: str, quote: str, optional: frozenset[int] = frozenset()
     return None
 
 
-def _space_after_slash(passage: str, quote: str, optional: frozenset[int] = frozenset()) -> bool:
-    """Is the first difference a space of the passage, right after a slash, that the
-    quote leaves out?"""
-    op = _first_edit(passage, quote, optional)
-    return (op is not None and op.tag == "delete" and passage[op.src_start : op.src_end] == " "
-            and op.src_start > 0 and passage[op.src_start - 1] == "/")
+def _space_left_out(passage: str, op) -> bool:
+    """Is the edit ``op`` (:func:`_first_edit`) a space of the passage, after some other
+    character, that the quote leaves out?"""
+    return op is not None and op.tag == "delete" and passage[op.src_start : op.src_end] == " " and op.src_start > 0
 
 
-def _space_in_url(passage: str, quote: str, optional: frozenset[int] = frozenset()) -> bool:
-    """Is the first difference a space inside a URL of the passage (:func:`url_breaks`)
-    that the quote leaves out?"""
-    op = _first_edit(passage, quote, optional)
-    return (op is not None and op.tag == "delete" and passage[op.src_start : op.src_end] == " "
-            and op.src_start in url_breaks(passage))
-
-
-def _first_difference(passage: str, quote: str, optional: frozenset[int] = frozenset()) -> str:
-    """The first edit between the passage and the quote, as the detail of a rejection
-    (see :func:`_first_edit`)."""
-    op = _first_edit(passage, quote, optional)
+def _describe_edit(passage: str, quote: str, op) -> str:
+    """The edit ``op`` (:func:`_first_edit`) as the detail of a rejection; empty for none."""
     if op is None:
         return ""
     removed, added = passage[op.src_start : op.src_end], quote[op.dest_start : op.dest_end]
