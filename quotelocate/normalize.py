@@ -1241,18 +1241,13 @@ def url_breaks(text: str) -> list[int]:
     for m in _URL_START.finditer(text):
         if m.start() < end:
             continue  # a URL inside the one before it ("?u=http://...")
-        at = m.end()
-        run = _URL_RUN.match(text, at)
+        run = _URL_RUN.match(text, m.end())
         if run is None:
             continue  # "www." alone, a word, not a URL
-        while True:
-            at = run.end() if run else at
-            if at + 1 < n and text[at] == " " and text[at - 1] in URL_BREAKS and _url_goes_on(text[at - 1], text[at + 1]):
-                out.append(at)
-                at += 1
-                run = _URL_RUN.match(text, at)
-                continue
-            break
+        at = run.end()
+        while at + 1 < n and text[at] == " " and text[at - 1] in URL_BREAKS and _url_goes_on(text[at - 1], text[at + 1]):
+            out.append(at)
+            at = _URL_RUN.match(text, at + 1).end()  # what goes on is no space: a run starts there
         end = at
     return out
 

@@ -372,18 +372,20 @@ def test_a_changed_url_broken_after_a_dot_is_rejected(quote):
 # A rejection's closest passage that crosses a jump of the reading order
 
 
+def _real_sets() -> list[dict]:
+    """The real-paper quote sets (``datasets/real-corpus``), as parsed YAML."""
+    import yaml
+
+    folder = Path(__file__).resolve().parent.parent / "datasets" / "real-corpus"
+    return [yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.yaml"))]
+
+
 def test_a_near_miss_across_flows_covers_its_pieces_in_text_order():
     """The cross-flow fabrications join body text to a float or another column; the
     closest passage then crosses a jump of the reading order, and its offsets must cover
     every piece (start before end), as an accepted quote's do."""
-    import yaml
-
-    sets = sorted((Path(__file__).resolve().parent.parent / "datasets" / "real-corpus").glob("*.yaml"))
     checked = 0
-    for path in sets:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        if data["paper"]["file"] not in CORPUS:
-            continue
+    for data in _real_sets():
         doc = corpus_document(data["paper"]["file"])
         locator = Locator(doc, REC)
         for q in data["quotes"]:
@@ -459,11 +461,8 @@ def _one_change_each():
     lower-case word of five letters or more written with a capital, and with it
     replaced by another word; (set file, quote id, kind, changed quote, word, the
     quote as labelled)."""
-    import yaml
-
     out = []
-    for path in sorted((Path(__file__).resolve().parent.parent / "datasets" / "real-corpus").glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for data in _real_sets():
         for q in data["quotes"]:
             if q["label"] != "faithful":
                 continue
