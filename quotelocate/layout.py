@@ -467,18 +467,21 @@ class _Layout:
             if not width or not height:
                 continue
             visible = [i for i in indices if self.kinds[i] != BLANK]
+            across = self.horizontal
             for i in visible:  # margin stamps: vertical text in a side margin
+                if across[i]:
+                    continue  # a horizontal line is not vertical
                 line = lines[i]
                 up = vertical.get(line.direction)
                 if up is None:  # is_margin_stamp, its direction test made once per direction
                     up = vertical[line.direction] = is_vertical(line)
                 if up and in_side_margin(line.bbox, width):
                     self.kinds[i] = FURNITURE
-            horizontal = [i for i in visible if self.horizontal[i]]
+            horizontal = [i for i in visible if across[i]]
             if not horizontal:
                 continue
             # line numbers of review copies: a column of bare numbers in a side margin
-            numbers = [i for i in horizontal if in_side_margin(lines[i].bbox, width) and texts[i].strip().isdigit()]
+            numbers = [i for i in horizontal if texts[i].strip().isdigit() and in_side_margin(lines[i].bbox, width)]
             numbers.sort(key=lambda i: lines[i].bbox[1])
             if is_line_numbering([int(texts[i].strip()) for i in numbers]):
                 for i in numbers:
@@ -1466,15 +1469,19 @@ def _reading_order(document: Document) -> NormalizedArrays:
     out.lines(run)
     for flow in layout.other_flows():
         out.barrier()
-        for k, i in enumerate(flow.lines):
-            start, end = lines[i].start, lines[i].end
-            if k == 0 and flow.kind == FOOTNOTE:
-                cut = _raised_marker(document, lines[i])
-                if cut is not None:  # "⁴To illustrate" reads "4 To illustrate"
-                    out.line(start, cut)
-                    out.separator(" ")
-                    start = cut
-            out.line(start, end)
+        members = flow.lines
+        if not members:
+            continue
+        first = lines[members[0]]
+        start = first.start
+        if flow.kind == FOOTNOTE:
+            cut = _raised_marker(document, first)
+            if cut is not None:  # "⁴To illustrate" reads "4 To illustrate"
+                out.line(start, cut)
+                out.separator(" ")
+                start = cut
+        out.line(start, first.end)
+        out.lines([(lines[i].start, lines[i].end) for i in members[1:]])
     return out.arrays()
 
 

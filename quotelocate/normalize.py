@@ -1212,7 +1212,46 @@ def rule_slash_spacing(text: str, rules: Rules, ctx: Context) -> list[Edit]:
 
 
 _URL_START = re.compile(r"(?<![\w.+-])(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)")
-"""Where a URL starts: a scheme and ``://``, or ``www.``, not inside a longer word."""
+"""Where a URL starts: a scheme and ``://``, or ``www.``, not inside a longer word.
+The definition :func:`_url_starts` finds the same starts by: tried at every letter of
+a text, this pattern costs a few milliseconds on a paper, the literal searches there a
+tenth of that."""
+_SCHEME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+.-")
+
+
+def _joins_word(ch: str) -> bool:
+    """Would ``ch``, before a URL's start, make the start part of a longer word (what
+    the lookbehind of :data:`_URL_START` excludes)?"""
+    return ch.isalnum() or ch in "_.+-"
+
+
+def _url_starts(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each match of :data:`_URL_START` in ``text``, in order, as
+    ``finditer`` gives them: each ``://`` and ``www.`` is found by a literal search,
+    and a scheme is read back from its ``://``."""
+    found: list[tuple[int, int]] = []
+    at = text.find("://")
+    while at >= 0:
+        start = at
+        while start > 0 and text[start - 1] in _SCHEME_CHARS:
+            start -= 1
+        if start < at and text[start].isascii() and text[start].isalpha() and (
+                start == 0 or not _joins_word(text[start - 1])):
+            found.append((start, at + 3))
+        at = text.find("://", at + 3)
+    at = text.find("www.")
+    while at >= 0:
+        if at == 0 or not _joins_word(text[at - 1]):
+            found.append((at, at + 4))
+        at = text.find("www.", at + 4)
+    found.sort(key=lambda m: (m[0], -m[1]))  # at one start, the scheme (the pattern's first choice)
+    out: list[tuple[int, int]] = []
+    for start, end in found:  # finditer goes on after a match's end
+        if not out or start >= out[-1][1]:
+            out.append((start, end))
+    return out
+
+
 URL_BREAKS = "./-_?&=#~%:"
 """What a line may break a URL after, the space of the break then being no part of it."""
 _URL_RUN = re.compile(r"\S+")
@@ -1238,10 +1277,10 @@ def url_breaks(text: str) -> list[int]:
     out: list[int] = []
     end = 0
     n = len(text)
-    for m in _URL_START.finditer(text):
-        if m.start() < end:
+    for start, after in _url_starts(text):
+        if start < end:
             continue  # a URL inside the one before it ("?u=http://...")
-        run = _URL_RUN.match(text, m.end())
+        run = _URL_RUN.match(text, after)
         if run is None:
             continue  # "www." alone, a word, not a URL
         at = run.end()

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quotelocate import Document, Locator, preset
 from quotelocate.diagnose import CAUSES
@@ -330,6 +332,33 @@ def test_url_spacing_removes_only_spaces_inside_urls():
     # a quote and the text agree whether the quote keeps the break's space or not
     assert normalize_text("https://www.nlm.nih.gov/mesh/meshhome. html", on) == normalize_text(
         "https://www.nlm.nih.gov/mesh/meshhome.html", on)
+
+
+_URL_ALPHABET = ["h", "t", "p", "s", "w", "a", "X", "1", "_", ".", "+", "-", ":", "/", " ", "\n", "\u00e9",
+                 "://", "www.", "http", "ftp"]
+
+
+@given(st.lists(st.sampled_from(_URL_ALPHABET), max_size=12).map("".join))
+@settings(max_examples=3000, deadline=None)
+def test_url_starts_are_the_patterns_matches(text):
+    """The literal searches find the URL starts the pattern defines, match for match:
+    a scheme read back from its "://", "www.", neither inside a longer word, and a
+    start inside the match before it skipped."""
+    from quotelocate.normalize import _URL_START, _url_starts
+
+    assert _url_starts(text) == [(m.start(), m.end()) for m in _URL_START.finditer(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "www.http://a",  # one start, the scheme the pattern tries first
+    "xhttp://a _http://b \u00e9http://c 1http://d .http://e",  # inside a word: none
+    "http://a?u=https://b www.c",  # inside the URL before it, and after it
+    "://a www. https:// ftp+x.y-z://q",
+])
+def test_url_starts_on_edge_cases(text):
+    from quotelocate.normalize import _URL_START, _url_starts
+
+    assert _url_starts(text) == [(m.start(), m.end()) for m in _URL_START.finditer(text)]
 
 
 @pytest.mark.parametrize(
