@@ -107,18 +107,22 @@ class Flow:
 # ---------------------------------------------------------------------------------------
 # Patterns (generic typography, nothing about a particular paper)
 
+_CAPTION_KIND = r"^\s*(?P<kind>fig(?:ure)?|tab(?:le)?|algorithm|listing|chart|scheme|exhibit|plate)"
 _CAPTION = re.compile(
-    r"^\s*(?P<kind>fig(?:ure)?|tab(?:le)?|algorithm|listing|chart|scheme|exhibit|plate)s?\.?\s*"
+    _CAPTION_KIND + r"s?\.?\s*"
     r"(?:(?:[A-Z]\.?)?\d+(?:[.\-]\d+)*[a-z]?|[IVXLC]{1,6})(?:\s*[:.|\u2014\u2013]|\s*$)",
     re.I,
 )
 _TITLED_CAPTION = re.compile(
-    r"^\s*(?P<kind>fig(?:ure)?|tab(?:le)?|algorithm|listing|chart|scheme|exhibit|plate)s?\.?\s*"
+    _CAPTION_KIND + r"s?\.?\s*"
     r"(?:(?:[A-Z]\.?)?\d+(?:[.\-]\d+)*[a-z]?|[IVXLC]{1,6})\s+[A-Z]",
     re.I,
 )
 """A caption label followed by its title with no punctuation between ("Figure 1  Title"):
 a caption only when set in a size of its own (see :meth:`_Layout._caption_match`)."""
+_CAPTION_START = re.compile(_CAPTION_KIND, re.I)
+"""The kind word both caption patterns open with: a line it does not open matches
+neither, so a column with no such line holds no caption (and is not searched for one)."""
 _FIGURE_KINDS = ("fig", "cha", "sch", "exh", "pla")  # content above the caption
 _FOOTNOTE_MARKER = re.compile(
     r"^\s*(?:\d{1,3}(?![\d.,)])|[*\u2217\u2020\u2021\u00a7\u00b6\u2016#\u22c6\u2051]"
@@ -401,6 +405,8 @@ class _Layout:
         text = document.text
         self.texts = [text[ln.start : ln.end] for ln in document.lines]
         self.lengths = lengths = [len(t.strip()) for t in self.texts]
+        opens = _CAPTION_START.match
+        self._kind_word = [opens(t) is not None for t in self.texts]  # may open a caption
         lines, self.page_size = _upright(document, lengths)
         self.lines = lines
         self.boxes = _Boxes(lines)
@@ -810,13 +816,15 @@ class _Layout:
         the rows on the content side (above for figures, below for tables, the other
         side when that one is empty) up to running text, a heading or other material.
         ``starts_in`` limits where a caption may start (default: anywhere in ``members``)."""
-        lines, texts = self.lines, self.texts
+        lines, texts, kind_word = self.lines, self.texts, self._kind_word
+        if not any([kind_word[i] for i in (members if starts_in is None else starts_in)]):
+            return  # no line that may start a caption
         free = self._free(members)
         rows = _rows(free, self.boxes)
         row_of = {i: r for r, row in enumerate(rows) for i in row}
         starts = [
             row[0] for row in rows
-            if self._caption_match(row[0]) and (starts_in is None or row[0] in starts_in)
+            if kind_word[row[0]] and self._caption_match(row[0]) and (starts_in is None or row[0] in starts_in)
             and self._starts_paragraph(row[0])
         ]
         if not starts:

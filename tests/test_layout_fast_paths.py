@@ -240,3 +240,19 @@ def test_two_column_page_of_one_band_reads_its_left_column_then_its_right(name: 
         assert body == sorted(body, key=lambda i: (layout.column[i] != "L", i))
         assert {layout.column[i] for i in body} == {"L", "R"}
     assert one_band >= 1
+
+
+_CAPTIONISH = st.lists(st.sampled_from(["Fig", "fig", "FIGURE", "Table", "tab", "Algorithm", "Plate", "s", ".", " ",
+                                        "\t", "\u00a0", "1", "2.3", "IV", "a", "A", ":", "\u2014", "Title", "x"]),
+                       max_size=8).map("".join)
+
+
+@given(_CAPTIONISH)
+def test_a_line_that_opens_no_caption_kind_is_no_caption(text):
+    """A column is searched for captions only when one of its lines opens with a
+    caption's kind word: every line either caption pattern matches opens with one."""
+    from quotelocate.layout import _CAPTION, _CAPTION_START, _TITLED_CAPTION
+
+    if _CAPTION.match(text) or _TITLED_CAPTION.match(text):
+        assert _CAPTION_START.match(text)
+    assert _CAPTION.match("Figure 3: Results") and not _CAPTION_START.match("The Figure 3: Results")
