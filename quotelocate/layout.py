@@ -359,7 +359,7 @@ def _upright(document: Document, lengths: Sequence[int]) -> tuple[list[Line], di
     size: dict[int, tuple[float, float]] = {}
     chars: dict[int, Counter] = defaultdict(Counter)
     ways: dict[tuple[float, float], tuple[int, int]] = {}  # a paper has few directions
-    for dx, dy in {line.direction for line in lines}:
+    for dx, dy in set(map(_DIRECTION, lines)):
         ways[(dx, dy)] = (round(dx), round(dy)) if abs(abs(dx) - abs(dy)) > 0.5 else (1, 0)
     if any(way != (1, 0) for way in ways.values()):  # else every page reads left to right
         for line, n in zip(lines, lengths):
