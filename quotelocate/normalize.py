@@ -809,7 +809,7 @@ class _Scan:
     non-ASCII character (a paper has a few dozen), then those found among the few
     positions that hold one."""
 
-    __slots__ = ("_high", "_high_at", "codes", "text")
+    __slots__ = ("_hyphens", "_high", "_high_at", "codes", "text")
 
     def __init__(self, text: str) -> None:
         import numpy as np
@@ -818,6 +818,7 @@ class _Scan:
         self.codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         self._high_at = None
         self._high: list[int] | None = None
+        self._hyphens: list[int] | None = None
 
     def high_at(self):
         """Positions of the characters above ASCII (a numpy array, ascending)."""
@@ -870,7 +871,13 @@ class _Scan:
     def line_end_hyphens(self) -> list[int]:
         """Ascending positions of every hyphen (``-``, U+2010, soft hyphen) followed by
         nothing but spaces, tabs and carriage returns up to a newline: where a pattern
-        for a line-end hyphen (``[-...][ \\t\\r]*\\n...``) can match."""
+        for a line-end hyphen (``[-...][ \\t\\r]*\\n...``) can match. Found once per
+        text: each break pattern of the hyphenation rule asks (a new list each time)."""
+        if self._hyphens is None:
+            self._hyphens = self._line_end_hyphens()
+        return list(self._hyphens)
+
+    def _line_end_hyphens(self) -> list[int]:
         import numpy as np
 
         codes = self.codes
