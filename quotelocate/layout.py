@@ -359,11 +359,17 @@ def _upright(document: Document, lengths: Sequence[int]) -> tuple[list[Line], di
     size: dict[int, tuple[float, float]] = {}
     chars: dict[int, Counter] = defaultdict(Counter)
     ways: dict[tuple[float, float], tuple[int, int]] = {}  # a paper has few directions
-    for dx, dy in set(map(_DIRECTION, lines)):
+    directions = list(map(_DIRECTION, lines))
+    for dx, dy in set(directions):
         ways[(dx, dy)] = (round(dx), round(dy)) if abs(abs(dx) - abs(dy)) > 0.5 else (1, 0)
-    if any(way != (1, 0) for way in ways.values()):  # else every page reads left to right
-        for line, n in zip(lines, lengths):
-            chars[line.page][ways[line.direction]] += n
+    odd = {direction for direction, way in ways.items() if way != (1, 0)}
+    if odd:  # else every page reads left to right
+        # only a page with a line in another direction may read otherwise (most have none:
+        # a paper's vertical margin stamp stands on one page); the others are not counted
+        pages = {line.page for line, direction in zip(lines, directions) if direction in odd}
+        for line, n, direction in zip(lines, lengths, directions):
+            if line.page in pages:
+                chars[line.page][ways[direction]] += n
     turns: dict[int, tuple[int, int]] = {}
     for page in document.pages:
         width, height = page.width, page.height
