@@ -1377,6 +1377,7 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
     gap_markers: list[tuple[int, int]] | None = None  # the markers read with the word gaps, once a page has such
     new_line = object.__new__
     set_page, set_start, set_end, set_bbox, set_size, set_font, set_direction, set_block, set_source = _LINE_SETTERS
+    span_offsets = array("d")  # every page's span offsets, checked once the pages are read
     for record in sorted(records, key=lambda r: r[0]):
         (number, page_text, width, height, rotation, flat, fonts, flat_spans, page_hidden, page_markers, page_glyphs,
          page_gaps, page_gap_markers) = record
@@ -1413,10 +1414,9 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
         ends = [offset + b for b in map(int, flat[1::F])]
         line_fonts = [fonts[f] for f in map(int, flat[7::F])]
         # a span's offset is a whole number within its line (the spans themselves are
-        # made only for the few lines asked for them: Line.spans)
-        offsets = array("d", flat_spans[0::SPAN_FIELDS])  # TypeError unless numbers
-        if not _whole_and_not_negative(offsets):
-            raise ValueError("a span offset is not a whole number")
+        # made only for the few lines asked for them: Line.spans); checked for every
+        # page at once below, one numpy pass instead of one per page
+        span_offsets += array("d", flat_spans[0::SPAN_FIELDS])  # TypeError unless numbers
         sources = zip(itertools.repeat(flat_spans), itertools.accumulate(counts, initial=0), counts, starts)
         fields = zip(starts, ends, zip(flat[2::F], flat[3::F], flat[4::F], flat[5::F]), flat[6::F], line_fonts,
                      zip(flat[8::F], flat[9::F]), map(int, flat[10::F]), sources)
@@ -1445,6 +1445,8 @@ def _assemble(name: str, data: bytes, records: Sequence[list], warnings: Sequenc
             textless.append(number)
         pages.append(Page(number, offset, offset + len(page_text), width, height, rotation, verifiable))
         offset += len(page_text)
+    if not _whole_and_not_negative(span_offsets):
+        raise ValueError("a span offset is not a whole number")
     text = "".join(parts)
     if not text.strip():
         raise EmptyDocumentError(f"{name}: no page has a text layer (scanned images?)")
