@@ -9,6 +9,7 @@ folder) and checked against their sha256; they are never copied into the reposit
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import pymupdf
@@ -334,6 +335,8 @@ def test_url_spacing_removes_only_spaces_inside_urls():
         "https://www.nlm.nih.gov/mesh/meshhome.html", on)
 
 
+_URL_START = re.compile(r"(?<![\w.+-])(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)")
+"""What a URL start is, said as a pattern: the literal searches must find its matches."""
 _URL_ALPHABET = ["h", "t", "p", "s", "w", "a", "X", "1", "_", ".", "+", "-", ":", "/", " ", "\n", "\u00e9",
                  "://", "www.", "http", "ftp"]
 
@@ -344,7 +347,7 @@ def test_url_starts_are_the_patterns_matches(text):
     """The literal searches find the URL starts the pattern defines, match for match:
     a scheme read back from its "://", "www.", neither inside a longer word, and a
     start inside the match before it skipped."""
-    from quotelocate.normalize import _URL_START, _url_starts
+    from quotelocate.normalize import _url_starts
 
     assert _url_starts(text) == [(m.start(), m.end()) for m in _URL_START.finditer(text)]
 
@@ -356,7 +359,7 @@ def test_url_starts_are_the_patterns_matches(text):
     "://a www. https:// ftp+x.y-z://q",
 ])
 def test_url_starts_on_edge_cases(text):
-    from quotelocate.normalize import _URL_START, _url_starts
+    from quotelocate.normalize import _url_starts
 
     assert _url_starts(text) == [(m.start(), m.end()) for m in _URL_START.finditer(text)]
 
